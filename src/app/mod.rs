@@ -1,0 +1,54 @@
+//! Runs a parsed command line and maps results and errors to exit codes.
+
+mod desktop;
+mod solve;
+mod web;
+
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command};
+
+/// Exit codes, documented in `--help`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    /// Solved (and, for the bots, confirmed).
+    Success = 0,
+    /// A runtime failure: browser, game window, I/O, verification.
+    Failure = 1,
+    /// Bad input or configuration (also clap's usage errors).
+    BadInput = 2,
+    /// The puzzle has no solution.
+    NoSolution = 3,
+    /// The puzzle has several solutions.
+    Multiple = 4,
+    /// Interrupted by Ctrl-C.
+    Interrupted = 130,
+}
+
+/// Runs the command and returns the process exit code, printing any error as `sudobot: ...`.
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Web(args) => web::run(args),
+        Command::Sites(args) => web::run_sites(args),
+        Command::Desktop(args) => desktop::run(args),
+    };
+    let code = match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("sudobot: {err:#}");
+            classify(&err)
+        }
+    };
+    ExitCode::from(code as u8)
+}
+
+/// The exit code for an error: bad input when any cause is an input error, else failure.
+fn classify(err: &anyhow::Error) -> Code {
+    for cause in err.chain() {
+        if cause.is::<sudobot::format::ParseError>() || cause.is::<sudobot::grid::GridError>() {
+            return Code::BadInput;
+        }
+    }
+    Code::Failure
+}

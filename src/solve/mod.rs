@@ -1,0 +1,107 @@
+//! Solving: exact, exhaustive, and fast.
+//!
+//! Two engines share one contract (find solutions in a fixed order, stop at a limit):
+//!
+//! - [`generic`]: any geometry the model allows (sides up to 36, boxes or jigsaw, X diagonals).
+//!   Bitmask candidates per cell, naked singles propagated as they appear, hidden singles in
+//!   every house at every node, and minimum-remaining-values branching.
+//! - [`classic`]: the plain 9x9 grid, where the targets are tens of thousands of hard puzzles a
+//!   second. Per-digit band bitboards with table-driven row/box reasoning.
+//!
+//! [`solve`] checks the givens first, so a puzzle with two equal values in a house is reported
+//! as [`Verdict::Invalid`] naming both cells, never searched.
+
+mod classic;
+mod generic;
+
+use crate::grid::{Conflict, Grid};
+
+/// What a puzzle turned out to be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Exactly one solution.
+    Unique(Grid),
+    /// Two or more solutions; the first two found.
+    Multiple(Grid, Grid),
+    /// No solution.
+    Unsolvable,
+    /// The givens already break a rule.
+    Invalid(Conflict),
+}
+
+impl Verdict {
+    /// The solution, when there is exactly one.
+    pub fn unique(&self) -> Option<&Grid> {
+        match self {
+            Verdict::Unique(g) => Some(g),
+            _ => None,
+        }
+    }
+}
+
+/// The result of counting solutions up to a limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Solutions found (never more than the limit).
+    pub found: u64,
+    /// Whether the search was exhaustive (`found` is the exact number).
+    pub exhaustive: bool,
+    /// The first two solutions found, in search order.
+    pub examples: Vec<Grid>,
+    /// Branch points the search went through.
+    pub guesses: u64,
+}
+
+/// Solves a puzzle, counting up to two solutions.
+pub fn solve(puzzle: &Grid) -> Verdict {
+    match count_solutions(puzzle, 2) {
+        Err(conflict) => Verdict::Invalid(conflict),
+        Ok(count) => {
+            let mut examples = count.examples.into_iter();
+            match (examples.next(), examples.next()) {
+                (None, _) => Verdict::Unsolvable,
+                (Some(a), None) => Verdict::Unique(a),
+                (Some(a), Some(b)) => Verdict::Multiple(a, b),
+            }
+        }
+    }
+}
+
+/// Counts solutions, stopping once `limit` are found (`limit` 0 counts nothing). Fails only for
+/// givens that conflict.
+pub fn count_solutions(puzzle: &Grid, limit: u64) -> Result<Count, Conflict> {
+    if let Some(conflict) = puzzle.conflict() {
+        return Err(conflict);
+    }
+    let mut sink = Sink { limit, found: 0, examples: Vec::new() };
+    let guesses = if puzzle.geometry().is_classic() {
+        classic::search(puzzle, &mut sink)
+    } else {
+        generic::search(puzzle, &mut sink)
+    };
+    Ok(Count { found: sink.found, exhaustive: sink.found < limit, examples: sink.examples, guesses })
+}
+
+/// Where engines report solutions. `accept` returns whether the search should go on.
+pub(crate) struct Sink {
+    limit: u64,
+    found: u64,
+    examples: Vec<Grid>,
+}
+
+impl Sink {
+    fn wants_more(&self) -> bool {
+        self.found < self.limit
+    }
+
+    /// Records a solution given as values in reading order; returns whether to go on.
+    fn accept(&mut self, puzzle: &Grid, values: &[u8]) -> bool {
+        self.found += 1;
+        if self.examples.len() < 2 {
+            let grid = Grid::new(puzzle.geometry_arc().clone(), values.to_vec())
+                .expect("engines only report in-range values of the puzzle's geometry");
+            self.examples.push(grid);
+        }
+        self.wants_more()
+    }
+}

@@ -1,0 +1,4 @@
+//! The integration-test binary. One module per area.
+
+// `sudobot solve` end to end through the binary.
+mod cli_solve;
