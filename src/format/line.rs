@@ -1,6 +1,9 @@
 //! The one-line format: N*N symbols in reading order, `.` or `0` for blank (on 36x36 grids `0`
 //! is the value 36, so only `.` is blank), `1`-`9` then `A`-`Z` for 10 and up, any case.
-//! Whitespace inside the line is not allowed; a trailing `\r` is.
+//! Whitespace inside the line is not allowed; a trailing `\r` or `\n` is.
+//!
+//! Errors name the column (in characters, 1-based) of the first symbol that does not fit, or
+//! for a wrong length the column where a symbol is missing or the first one too many.
 
 use std::sync::Arc;
 
@@ -16,11 +19,48 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
     if count == 0 {
         return Err(ParseError::whole(ParseErrorKind::Empty));
     }
-    let side = (1..=MAX_SIDE)
-        .find(|s| s * s == count)
-        .ok_or_else(|| ParseError::at(1, 1, ParseErrorKind::BadLength { found: count }))?;
+    let Some(side) = (1..=MAX_SIDE).find(|s| s * s == count) else {
+        // A stray character is the likelier mistake when one does not fit any grid, so name
+        // it before complaining about the length.
+        let side = nearest_side(count);
+        if let Some(error) = first_bad_symbol(text, side) {
+            return Err(error);
+        }
+        let expected = side * side;
+        let column = if count < expected { count + 1 } else { expected + 1 };
+        return Err(ParseError::at(1, column, ParseErrorKind::BadLength { found: count }));
+    };
     let geometry = Geometry::for_side(side).map_err(|e| ParseError::at(1, 1, e.into()))?;
     parse_with(text, &Arc::new(geometry))
+}
+
+/// The supported side whose cell count is nearest to `count` (ties go to the smaller).
+fn nearest_side(count: usize) -> usize {
+    (1..=MAX_SIDE).min_by_key(|s| (s * s).abs_diff(count)).unwrap_or(9)
+}
+
+/// The first character that is neither a blank nor a value on a grid of `side`, as an error.
+fn first_bad_symbol(text: &str, side: usize) -> Option<ParseError> {
+    text.chars().enumerate().find_map(|(i, c)| value_of(c, side).err().map(|kind| ParseError::at(1, i + 1, kind)))
+}
+
+/// The value of one character (0 for blank) on a grid of `side`.
+fn value_of(c: char, side: usize) -> Result<u8, ParseErrorKind> {
+    match c {
+        '.' => Ok(0),
+        '0' if side != 36 => Ok(0),
+        _ => symbol::from_char(c, side).ok_or_else(|| {
+            let hint = if c.is_whitespace() {
+                "; spaces are not allowed inside a line".to_string()
+            } else if c.is_ascii_alphanumeric() {
+                let top = symbol::to_char(side as u8, side, Style::Line).unwrap_or('?');
+                format!(" (values go from 1 to {top})")
+            } else {
+                "; use '.' or '0' for a blank".to_string()
+            };
+            ParseErrorKind::BadSymbol { found: c, side, hint }
+        }),
+    }
 }
 
 /// Reads one puzzle line on a given geometry.
@@ -28,21 +68,19 @@ pub fn parse_with(text: &str, geometry: &Arc<Geometry>) -> Result<Grid, ParseErr
     let text = text.trim_end_matches(['\r', '\n']);
     let side = geometry.side();
     let found = text.chars().count();
-    if found != side * side {
-        return Err(ParseError::at(1, 1, ParseErrorKind::WrongLength { side, expected: side * side, found }));
+    let expected = side * side;
+    if found != expected {
+        if let Some(error) = first_bad_symbol(text, side) {
+            return Err(error);
+        }
+        let column = if found < expected { found + 1 } else { expected + 1 };
+        return Err(ParseError::at(1, column, ParseErrorKind::WrongLength { side, expected, found }));
     }
-    let mut cells = Vec::with_capacity(found);
-    for (i, c) in text.chars().enumerate() {
-        let v = match c {
-            '.' => 0,
-            '0' if side != 36 => 0,
-            _ => symbol::from_char(c, side).ok_or_else(|| {
-                let hint = if c.is_whitespace() { "; spaces are not allowed inside a line".to_string() } else { String::new() };
-                ParseError::at(1, i + 1, ParseErrorKind::BadSymbol { found: c, side, hint })
-            })?,
-        };
-        cells.push(v);
-    }
+    let cells = text
+        .chars()
+        .enumerate()
+        .map(|(i, c)| value_of(c, side).map_err(|kind| ParseError::at(1, i + 1, kind)))
+        .collect::<Result<Vec<u8>, ParseError>>()?;
     Ok(Grid::new(Arc::clone(geometry), cells)?)
 }
 
@@ -59,22 +97,71 @@ pub fn write(grid: &Grid) -> String {
 pub type FileEntry = (usize, Result<Grid, ParseError>);
 
 /// Reads a file of one-line puzzles: one a line, `#` comment lines and blank lines skipped, LF
-/// or CRLF. Errors carry the file's line number.
+/// or CRLF, surrounding whitespace ignored. Errors carry the file's line number. (For any
+/// format, with detection, see [`super::read_puzzles`].)
 pub fn parse_file(text: &str) -> Vec<FileEntry> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| {
-            let l = l.trim();
-            !l.is_empty() && !l.starts_with('#')
-        })
-        .map(|(n, l)| {
-            let result = parse(l.trim_end_matches('\r')).map_err(|mut e| {
-                if let Some(p) = e.position.as_mut() {
-                    p.line = n + 1;
-                }
-                e
-            });
-            (n + 1, result)
-        })
-        .collect()
+    let options = super::ReadOptions { format: Some(super::Format::Line), ..Default::default() };
+    match super::read_puzzles(text, "the input", &options) {
+        Ok(puzzles) => puzzles.entries.into_iter().map(|e| (e.line, e.puzzle)).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn bad_symbol_names_its_column() {
+        let mut text = PUZZLE.to_string();
+        text.replace_range(12..13, "?");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.to_string(), "line 1, column 13: '?' is not a value of a 9x9 grid; use '.' or '0' for a blank");
+    }
+
+    #[test]
+    fn short_line_points_past_the_end() {
+        let e = parse(&PUZZLE[..80]).unwrap_err();
+        assert_eq!(e.position.map(|p| p.column), Some(81));
+        assert!(matches!(e.kind, ParseErrorKind::BadLength { found: 80 }));
+    }
+
+    #[test]
+    fn long_line_points_at_the_first_extra_symbol() {
+        let e = parse(&format!("{PUZZLE}12")).unwrap_err();
+        assert_eq!(e.position.map(|p| p.column), Some(82));
+    }
+
+    #[test]
+    fn a_stray_space_is_named_before_the_length() {
+        let text = format!("{} {}", &PUZZLE[..40], &PUZZLE[40..]);
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.position.map(|p| p.column), Some(41));
+        assert!(e.to_string().contains("spaces are not allowed"), "{e}");
+    }
+
+    #[test]
+    fn letters_above_the_side_say_the_range() {
+        let text = PUZZLE.replace('4', "A");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.to_string(), "line 1, column 1: 'A' is not a value of a 9x9 grid (values go from 1 to 9)");
+    }
+
+    #[test]
+    fn zero_is_blank_except_on_36() {
+        let g = parse(&PUZZLE.replace('.', "0")).unwrap();
+        assert_eq!(write(&g), PUZZLE);
+    }
+
+    #[test]
+    fn file_skips_comments_blanks_and_crlf() {
+        let text = format!("# a comment\r\n\r\n{PUZZLE}\r\n  {PUZZLE}  \n");
+        let entries = parse_file(&text);
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].0, 3);
+        assert_eq!(entries[1].0, 4);
+        assert!(entries.iter().all(|(_, r)| r.is_ok()));
+    }
 }

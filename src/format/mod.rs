@@ -7,14 +7,18 @@
 //! | Solo game IDs | [`solo_id`] | `3x3:a8a3d7c9b3_6_5a1...` |
 //! | boxes drawn for a terminal | [`pretty`] | |
 //!
-//! [`parse`] reads any of the first three, detecting which unless told.
+//! [`parse`] reads one puzzle in any of the first three, detecting which unless told
+//! ([`detect`]); [`read_puzzles`] splits a whole input (a file, say) into numbered puzzles.
 
+mod input;
 pub mod line;
 pub mod pretty;
 pub mod solo_id;
 pub mod solo_text;
 
 use std::fmt;
+
+pub use input::{Entry, InputError, Puzzles, ReadOptions, detect, is_skipped, parse, read_file, read_puzzles, read_stdin};
 
 use crate::grid::GridError;
 
@@ -44,7 +48,7 @@ impl fmt::Display for Format {
 pub struct Position {
     /// Line, 1-based.
     pub line: usize,
-    /// Column in characters, 1-based.
+    /// Column in characters, 1-based; 0 when the error is about the line as a whole.
     pub column: usize,
 }
 
@@ -78,7 +82,7 @@ pub enum ParseErrorKind {
         found: char,
         /// The side.
         side: usize,
-        /// Extra advice, possibly empty (starts with "; ").
+        /// Extra advice, possibly empty (starts with "; " or " (").
         hint: String,
     },
     /// Malformed structure, described in words.
@@ -119,6 +123,7 @@ impl ParseError {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.position {
+            Some(Position { line, column: 0 }) => write!(f, "line {line}: {}", self.kind),
             Some(Position { line, column }) => write!(f, "line {line}, column {column}: {}", self.kind),
             None => write!(f, "{}", self.kind),
         }

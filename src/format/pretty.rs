@@ -1,9 +1,248 @@
-//! Boxes drawn for a terminal.
+//! Grids drawn for a terminal: one character per cell, walls drawn between regions.
+//!
+//! The same drawing serves boxes and jigsaws. A wall runs wherever two neighbouring cells lie in
+//! different regions, and a separator column (or row) is only drawn between columns (rows) that
+//! have a wall somewhere, so a boxed grid gets the familiar look
+//!
+//! ```text
+//! ┌───────┬───────┬───────┐
+//! │ 4 1 7 │ 3 6 9 │ 8 2 5 │
+//! ├───────┼───────┼───────┤
+//! ```
+//!
+//! and a jigsaw gets its region outlines. X diagonals are not drawn. Blanks are `.`; values use
+//! the one-line symbols (`1`-`9`, `A`-`Z`, `0` for 36 on 36x36), so every side up to 36 fits.
 
+use crate::grid::symbol::{self, Style};
 use crate::grid::Grid;
 
-/// Draws the grid with box separators.
+/// Which characters draw the walls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Charset {
+    /// Unicode box drawing (`┌─┬─┐ │ ├─┼─┤`).
+    #[default]
+    Unicode,
+    /// Plain ASCII (`+-|`), for terminals and fonts without box drawing.
+    Ascii,
+}
+
+/// How to draw a grid.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options<'a> {
+    /// Wall characters.
+    pub charset: Charset,
+    /// When set, cells that are blank in this grid (the puzzle) and filled in the drawn one (its
+    /// solution) are coloured green with ANSI escapes, as Solo colours the player's digits. Only
+    /// for terminals that want colour.
+    pub colour_filled_from: Option<&'a Grid>,
+}
+
+/// Draws the grid with Unicode walls, lines separated by `\n`, no trailing newline.
 pub fn write(grid: &Grid) -> String {
-    // Placeholder until the formats work lands: the one-line form.
-    super::line::write(grid)
+    write_with(grid, &Options::default())
+}
+
+/// A column of the drawing.
+#[derive(Clone, Copy)]
+enum Column {
+    /// The wall line left of cell column `j` (`j == side`: the right border).
+    Wall(usize),
+    /// Padding next to cell column `c`.
+    Pad(usize),
+    /// Cell column `c`.
+    Cell(usize),
+}
+
+/// Draws the grid as [`Options`] say.
+pub fn write_with(grid: &Grid, options: &Options) -> String {
+    let side = grid.side();
+    let geometry = grid.geometry();
+    let region = |r: usize, c: usize| geometry.region_of(r * side + c);
+    // Walls inside the grid: between (r, c) and (r, c + 1), and between (r, c) and (r + 1, c).
+    let v_inner = |r: usize, c: usize| region(r, c) != region(r, c + 1);
+    let h_inner = |r: usize, c: usize| region(r, c) != region(r + 1, c);
+    // Walls with the border: `vertical(j, r)` on the line left of column j in row r,
+    // `horizontal(i, c)` on the line above row i in column c.
+    let vertical = |j: usize, r: usize| j == 0 || j == side || v_inner(r, j - 1);
+    let horizontal = |i: usize, c: usize| i == 0 || i == side || h_inner(i - 1, c);
+    let wall_column = |j: usize| j == 0 || j == side || (0..side).any(|r| v_inner(r, j - 1));
+    let wall_row = |i: usize| i == 0 || i == side || (0..side).any(|c| h_inner(i - 1, c));
+
+    let mut columns = vec![Column::Wall(0), Column::Pad(0)];
+    for c in 0..side {
+        columns.push(Column::Cell(c));
+        if c + 1 < side {
+            if wall_column(c + 1) {
+                columns.extend([Column::Pad(c), Column::Wall(c + 1), Column::Pad(c + 1)]);
+            } else {
+                columns.push(Column::Pad(c));
+            }
+        }
+    }
+    columns.extend([Column::Pad(side - 1), Column::Wall(side)]);
+
+    let chars = Chars::of(options.charset);
+    let mut lines = Vec::new();
+    for i in 0..=side {
+        if wall_row(i) {
+            let line: String = columns
+                .iter()
+                .map(|&col| match col {
+                    Column::Wall(j) => chars.junction(
+                        i > 0 && vertical(j, i - 1),
+                        i < side && vertical(j, i),
+                        j > 0 && horizontal(i, j - 1),
+                        j < side && horizontal(i, j),
+                    ),
+                    Column::Pad(c) | Column::Cell(c) => {
+                        if horizontal(i, c) {
+                            chars.horizontal
+                        } else {
+                            ' '
+                        }
+                    }
+                })
+                .collect();
+            lines.push(line);
+        }
+        if i == side {
+            break;
+        }
+        let mut line = String::new();
+        for &col in &columns {
+            match col {
+                Column::Wall(j) => line.push(if vertical(j, i) { chars.vertical } else { ' ' }),
+                Column::Pad(_) => line.push(' '),
+                Column::Cell(c) => {
+                    let index = i * side + c;
+                    let value = grid.cells()[index];
+                    let symbol = match value {
+                        0 => '.',
+                        v => symbol::to_char(v, side, Style::Line).unwrap_or('?'),
+                    };
+                    let filled = options.colour_filled_from.is_some_and(|p| value != 0 && p.cells().get(index) == Some(&0));
+                    if filled {
+                        line.push_str("\x1b[32m");
+                        line.push(symbol);
+                        line.push_str("\x1b[0m");
+                    } else {
+                        line.push(symbol);
+                    }
+                }
+            }
+        }
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
+/// The wall characters of a charset.
+struct Chars {
+    ascii: bool,
+    horizontal: char,
+    vertical: char,
+}
+
+impl Chars {
+    fn of(charset: Charset) -> Chars {
+        match charset {
+            Charset::Unicode => Chars { ascii: false, horizontal: '─', vertical: '│' },
+            Charset::Ascii => Chars { ascii: true, horizontal: '-', vertical: '|' },
+        }
+    }
+
+    /// The character where walls meet, from which of its four arms are walls.
+    fn junction(&self, up: bool, down: bool, left: bool, right: bool) -> char {
+        let (v, h) = (up || down, left || right);
+        if self.ascii {
+            return match (v, h) {
+                (true, true) => '+',
+                (true, false) => '|',
+                (false, true) => '-',
+                (false, false) => ' ',
+            };
+        }
+        match (up, down, left, right) {
+            (false, false, false, false) => ' ',
+            (_, _, _, _) if !v => '─',
+            (_, _, _, _) if !h => '│',
+            (false, true, false, true) => '┌',
+            (false, true, true, false) => '┐',
+            (true, false, false, true) => '└',
+            (true, false, true, false) => '┘',
+            (true, true, false, true) => '├',
+            (true, true, true, false) => '┤',
+            (false, true, true, true) => '┬',
+            (true, false, true, true) => '┴',
+            // Every arm, or a lone vertical arm with both horizontal ones (drawn as a cross).
+            _ => '┼',
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::format::line;
+    use crate::grid::Geometry;
+
+    #[test]
+    fn classic_grid_has_box_separators_only() {
+        let g = line::parse("417369825632158947958724316825437169791586432346912758289643571573291684164875293")
+            .expect("valid");
+        let text = write(&g);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 13);
+        assert_eq!(lines[0], "┌───────┬───────┬───────┐");
+        assert_eq!(lines[1], "│ 4 1 7 │ 3 6 9 │ 8 2 5 │");
+        assert_eq!(lines[4], "├───────┼───────┼───────┤");
+        assert_eq!(lines[12], "└───────┴───────┴───────┘");
+    }
+
+    #[test]
+    fn ascii_six_by_six_uses_three_by_two_boxes() {
+        let g = line::parse("1..........................2.......6").expect("valid");
+        let text = write_with(&g, &Options { charset: Charset::Ascii, ..Default::default() });
+        let expected = "\
++-------+-------+
+| 1 . . | . . . |
+| . . . | . . . |
++-------+-------+
+| . . . | . . . |
+| . . . | . . . |
++-------+-------+
+| . . . | 2 . . |
+| . . . | . . 6 |
++-------+-------+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn jigsaw_walls_follow_the_regions() {
+        let labels = [0, 0, 0, 1, 0, 2, 1, 1, 2, 2, 3, 1, 2, 3, 3, 3];
+        let geometry = Arc::new(Geometry::jigsaw(4, &labels).expect("valid jigsaw"));
+        let g = Grid::empty(geometry);
+        let expected = "\
+┌───────────┬───┐
+│ .   .   . │ . │
+│   ┌───┬───┘   │
+│ . │ . │ .   . │
+├───┘   ├───┐   │
+│ .   . │ . │ . │
+│   ┌───┘   └───┤
+│ . │ .   .   . │
+└───┴───────────┘";
+        assert_eq!(write(&g), expected);
+    }
+
+    #[test]
+    fn thirty_six_fits_one_char_per_cell() {
+        let g = Grid::empty(Arc::new(Geometry::for_side(36).expect("36")));
+        let text = write(&g);
+        let widths: Vec<usize> = text.lines().map(|l| l.chars().count()).collect();
+        assert!(widths.iter().all(|&w| w == widths[0]));
+        assert_eq!(text.lines().count(), 36 + 7);
+    }
 }

@@ -1,0 +1,229 @@
+//! Reading puzzle input of unknown shape: telling the format apart ([`detect`]), reading one
+//! puzzle in any format ([`parse`]) and splitting a whole input (an argument, standard input or
+//! a file) into numbered puzzles ([`read_puzzles`]).
+//!
+//! One-line puzzles and Solo game IDs come one a line, so an input can hold many of them (a
+//! batch). Solo grid text spans several lines and is always exactly one puzzle.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{Format, ParseError, ParseErrorKind, Position, line, solo_id, solo_text};
+use crate::grid::{Geometry, Grid};
+
+/// Whether a line is skipped between puzzles: blank, or a `#` comment.
+pub fn is_skipped(line: &str) -> bool {
+    let line = line.trim();
+    line.is_empty() || line.starts_with('#')
+}
+
+/// Whether a line starts like a Solo game ID: parameters (a digit, then digits and letters such
+/// as `3x3`, `9j`, `3x3x`, `2x3k`), then a colon.
+fn looks_like_solo_id(line: &str) -> bool {
+    let Some((params, _)) = line.trim().split_once(':') else {
+        return false;
+    };
+    params.starts_with(|c: char| c.is_ascii_digit()) && params.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// Whether a line is a rule of Solo's grid text: only `-`, `+` and spaces, with at least one `-`.
+fn is_rule_line(line: &str) -> bool {
+    line.contains('-') && line.chars().all(|c| matches!(c, '-' | '+' | ' '))
+}
+
+/// Whether a line is a row of Solo's grid text: single-character cells separated by spaces,
+/// possibly with `|` walls (`. 8 . | 3 . .`).
+fn is_cell_row(line: &str) -> bool {
+    let line = line.trim();
+    line.contains('|')
+        || (line.contains(' ') && line.split_whitespace().count() > 1 && line.split_whitespace().all(|t| t.chars().count() == 1))
+}
+
+/// Tells which format a text is in. Never fails: text that fits nothing is reported as one-line,
+/// whose parser then names the first character that does not fit.
+///
+/// - a first puzzle line like `3x3:...` or `9j:...` is a Solo game ID;
+/// - lines with `|` walls, `-`/`+` rules or space-separated single-character cells are Solo grid
+///   text;
+/// - anything else is the one-line format.
+pub fn detect(text: &str) -> Format {
+    let mut lines = text.lines().filter(|l| !is_skipped(l));
+    let Some(first) = lines.next() else {
+        return Format::Line;
+    };
+    if looks_like_solo_id(first) {
+        return Format::SoloId;
+    }
+    if is_cell_row(first) || is_rule_line(first.trim()) {
+        return Format::SoloText;
+    }
+    Format::Line
+}
+
+/// Reads one puzzle in the given format, or in the detected one when `format` is `None`.
+pub fn parse(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
+    if text.lines().all(is_skipped) {
+        return Err(ParseError::whole(ParseErrorKind::Empty));
+    }
+    match format.unwrap_or_else(|| detect(text)) {
+        Format::Line => {
+            let (number, line) = first_puzzle_line(text);
+            line::parse(line).map_err(|e| e.on_line(number))
+        }
+        Format::SoloId => {
+            let (number, line) = first_puzzle_line(text);
+            solo_id::parse(line.trim()).map_err(|e| e.on_line(number))
+        }
+        Format::SoloText => solo_text::parse(text),
+    }
+}
+
+/// The first line that is not skipped, with its 1-based number (1 and "" for none).
+fn first_puzzle_line(text: &str) -> (usize, &str) {
+    text.lines().enumerate().find(|(_, l)| !is_skipped(l)).map(|(n, l)| (n + 1, l)).unwrap_or((1, ""))
+}
+
+/// How to read an input.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// The format, or `None` to detect it.
+    pub format: Option<Format>,
+    /// The geometry of one-line puzzles, instead of the usual box shape for their length (a
+    /// different box shape, say). Only for [`Format::Line`].
+    pub geometry: Option<Arc<Geometry>>,
+    /// Add both diagonals as houses (X sudoku) to every puzzle read.
+    pub diagonals: bool,
+}
+
+/// One puzzle of an input: where it starts and what was read there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The 1-based line the puzzle starts on.
+    pub line: usize,
+    /// The puzzle, or why it could not be read.
+    pub puzzle: Result<Grid, ParseError>,
+}
+
+/// What was read from an input: its format and its puzzles in input order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzles {
+    /// The format (given or detected).
+    pub format: Format,
+    /// Every puzzle with its line number, in input order. Never empty.
+    pub entries: Vec<Entry>,
+}
+
+/// Errors reading an input as a whole (a single puzzle's problems are in its [`Entry`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InputError {
+    /// The input holds no puzzle: it is empty or only blank and `#` comment lines.
+    #[error("{source_name}: no puzzle found (the input is empty or only comments)")]
+    Empty {
+        /// "standard input", the path, or "the argument".
+        source_name: String,
+    },
+    /// A file or standard input could not be read.
+    #[error("cannot read {source_name}: {error}")]
+    Read {
+        /// The path or "standard input".
+        source_name: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// A geometry was given for a format that carries its own.
+    #[error("a box shape applies to one-line puzzles only, but the input is {format}")]
+    GeometryForFormat {
+        /// The format of the input.
+        format: Format,
+    },
+}
+
+/// Reads a file into text, naming the path on failure.
+pub fn read_file(path: &Path) -> Result<String, InputError> {
+    std::fs::read(path)
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+        .map_err(|error| InputError::Read { source_name: display_path(path), error })
+}
+
+/// Reads all of a reader (standard input) into text.
+pub fn read_stdin(reader: impl std::io::Read) -> Result<String, InputError> {
+    std::io::read_to_string(reader).map_err(|error| InputError::Read { source_name: "standard input".into(), error })
+}
+
+fn display_path(path: &Path) -> String {
+    PathBuf::from(path).display().to_string()
+}
+
+/// Splits an input into puzzles: one-line puzzles and Solo game IDs one a line (blank and `#`
+/// lines skipped, LF or CRLF), Solo grid text as one puzzle. A puzzle that cannot be read is
+/// an [`Entry`] with an error carrying the input's line number; only an input with no puzzle at
+/// all, or options that do not fit its format, fail as a whole.
+pub fn read_puzzles(text: &str, source_name: &str, options: &ReadOptions) -> Result<Puzzles, InputError> {
+    if text.lines().all(is_skipped) {
+        return Err(InputError::Empty { source_name: source_name.to_string() });
+    }
+    let format = options.format.unwrap_or_else(|| detect(text));
+    if options.geometry.is_some() && format != Format::Line {
+        return Err(InputError::GeometryForFormat { format });
+    }
+    let mut entries: Vec<Entry> = match format {
+        Format::SoloText => {
+            let (line, _) = first_puzzle_line(text);
+            vec![Entry { line, puzzle: solo_text::parse(text) }]
+        }
+        Format::Line | Format::SoloId => text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !is_skipped(l))
+            .map(|(n, l)| {
+                let puzzle = match (format, &options.geometry) {
+                    (Format::SoloId, _) => solo_id::parse(l.trim()),
+                    (_, Some(geometry)) => parse_trimmed(l, |t| line::parse_with(t, geometry)),
+                    (_, None) => parse_trimmed(l, line::parse),
+                };
+                Entry { line: n + 1, puzzle: puzzle.map_err(|e| e.on_line(n + 1)) }
+            })
+            .collect(),
+    };
+    if options.diagonals {
+        for entry in &mut entries {
+            if let Ok(grid) = &entry.puzzle {
+                entry.puzzle = with_diagonals(grid).map_err(|e| ParseError::whole(e.into()).on_line(entry.line));
+            }
+        }
+    }
+    Ok(Puzzles { format, entries })
+}
+
+/// Parses a line with surrounding whitespace removed, keeping error columns true to the
+/// original line.
+fn parse_trimmed(text: &str, parse: impl Fn(&str) -> Result<Grid, ParseError>) -> Result<Grid, ParseError> {
+    let trimmed = text.trim_start();
+    let offset = text.chars().count() - trimmed.chars().count();
+    parse(trimmed.trim_end()).map_err(|mut e| {
+        if let Some(p) = e.position.as_mut() {
+            p.column += offset;
+        }
+        e
+    })
+}
+
+/// The same values on the same geometry plus both diagonals.
+fn with_diagonals(grid: &Grid) -> Result<Grid, crate::grid::GridError> {
+    let geometry = grid.geometry().clone().with_diagonals();
+    Grid::new(Arc::new(geometry), grid.cells().to_vec())
+}
+
+impl ParseError {
+    /// The same error moved to a line of a larger input: a position's line becomes `line` (the
+    /// parsers count from 1 within what they were given); an error without a position gets
+    /// one at column 0 meaning "the whole line".
+    pub fn on_line(mut self, line: usize) -> ParseError {
+        match self.position.as_mut() {
+            Some(p) => p.line = line + p.line - 1,
+            None => self.position = Some(Position { line, column: 0 }),
+        }
+        self
+    }
+}
