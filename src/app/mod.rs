@@ -49,6 +49,10 @@ fn classify(err: &anyhow::Error) -> Code {
         if cause.is::<sudobot::format::ParseError>() || cause.is::<sudobot::grid::GridError>() {
             return Code::BadInput;
         }
+        // Empty or unreadable puzzle input (a missing file), options that do not fit the format.
+        if cause.is::<sudobot::format::InputError>() {
+            return Code::BadInput;
+        }
     }
     Code::Failure
 }

@@ -1,10 +1,188 @@
 //! Arguments of `sudobot solve`.
 
-use clap::Args;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+const AFTER_HELP: &str = "\
+Examples:
+  sudobot solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
+  sudobot solve --file puzzles.txt > solutions.txt      # batch on all cores, one line each
+  sudobot solve --file puzzles.txt --stats -o line      # with puzzles per second and the slowest
+  sudobot solve --count=100 PUZZLE                      # how many solutions (up to 100)
+  sudobot solve --check PUZZLE && echo unique           # exit 0 only for a unique solution
+  sudobot solve '3x3:a8a3d7c9b3_6_5a1c7g1b5a8a5a2a1a4a7b6g6c7a1_9_2b8c7d4a9a'   # Solo game ID
+  xclip -o -selection clipboard | sudobot solve -       # Solo's Game > Copy text
+  sudobot solve --box 2x3 PUZZLE                        # 6x6 with boxes 2 wide, 3 tall
+
+Run `sudobot solve --help` for formats, output and exit codes.";
+
+const AFTER_LONG_HELP: &str = "\
+Examples:
+  sudobot solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
+  sudobot solve --file puzzles.txt > solutions.txt      # batch on all cores, one line each
+  sudobot solve --file puzzles.txt --stats -o line      # with puzzles per second and the slowest
+  sudobot solve --count=100 PUZZLE                      # how many solutions (up to 100)
+  sudobot solve --check PUZZLE && echo unique           # exit 0 only for a unique solution
+  sudobot solve '3x3:a8a3d7c9b3_6_5a1c7g1b5a8a5a2a1a4a7b6g6c7a1_9_2b8c7d4a9a'   # Solo game ID
+  xclip -o -selection clipboard | sudobot solve -       # Solo's Game > Copy text
+  sudobot solve --box 2x3 PUZZLE                        # 6x6 with boxes 2 wide, 3 tall
+  sudobot solve -x PUZZLE                               # X sudoku: the diagonals count too
+
+Input formats (detected; --format forces one):
+  line       N*N symbols in reading order: '.' or '0' blank, 1-9 then A-Z (any case) for
+             10 and up (on 36x36 '0' is 36, so only '.' is blank). One puzzle a line; blank
+             lines and '#' comment lines are skipped; CRLF is fine. Sides 4, 6, 8, 9, 10, 12,
+             ..., 36; the box shape is as square as possible, wider than tall (6 = 3x2,
+             12 = 4x3); --box overrides it.
+  solo-text  Solo's Game > Copy text: rows like '. 8 . | 3 . .', rules like '------+------',
+             '_' for a blank on an X diagonal, jigsaw walls. One puzzle per input.
+  solo-id    A Solo game ID: 3x3:..., 2x3:..., 3x3x:... (X), 9j:...,walls (jigsaw). One a line.
+             Killer IDs (3x3k:...) are not supported yet.
+
+Output (--output):
+  pretty     the grid with its boxes or jigsaw regions drawn (--ascii for plain characters)
+  line       the one-line form, for scripts
+  id         a Solo game ID
+  Default: pretty for a single puzzle when standard output is a terminal, line otherwise.
+
+  One puzzle: the solution. With several solutions, the first two found are printed and
+  the message names the cells where they differ. No solution or an error: a message on
+  standard error, nothing on standard output.
+
+  A batch (more than one puzzle: a file or several lines): every puzzle is solved in
+  parallel on all cores (--jobs to limit) and gets exactly one output line in input order:
+  its solution, or '# line N: <why>' (no solution, several solutions, or the input error
+  with its column). The output therefore lines up with the input and reads back as input.
+  The batch never stops at a bad puzzle; a summary of the unsolved ones goes to standard
+  error. A progress bar is shown on standard error when it is a terminal.
+
+  --count prints the number of solutions ('at least N' when the limit was reached);
+  --check prints 'unique', 'no solution' or 'several solutions'. In a batch each puzzle
+  gets one such line.
+
+Exit codes:
+  0  solved: exactly one solution (also for --check and --count)
+  1  a runtime failure (e.g. standard output closed)
+  2  bad input: missing or unreadable file, empty input, wrong length, a bad character
+     (line and column named), two equal givens in a house (both cells and the house named)
+  3  no solution
+  4  several solutions
+  A batch exits with its worst outcome, in the order 2, 3, 4, 0.";
 
 /// Arguments of `sudobot solve`.
 #[derive(Debug, Args)]
+#[command(after_help = AFTER_HELP, after_long_help = AFTER_LONG_HELP)]
 pub struct SolveArgs {
-    /// The puzzle, or `-` to read standard input.
+    /// The puzzle (one line, Solo grid text or a Solo game ID; several lines make a batch), or
+    /// `-` for standard input. Without it and without --file, standard input is read when it
+    /// is not a terminal.
+    #[arg(value_name = "PUZZLE", conflicts_with = "file")]
     pub puzzle: Option<String>,
+
+    /// Read the puzzles from a file: one-line puzzles or game IDs one a line, or one Solo
+    /// grid text.
+    #[arg(short, long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// The input format, instead of detecting it.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<InputFormat>,
+
+    /// Box shape of one-line puzzles, WIDTHxHEIGHT (cells per box row x box rows), instead of
+    /// the usual one for the side: `--box 2x3` reads a 6x6 grid with boxes 2 wide, 3 tall.
+    #[arg(long = "box", value_name = "WxH", value_parser = parse_box)]
+    pub box_shape: Option<BoxShape>,
+
+    /// X sudoku: both main diagonals must also hold every value once.
+    #[arg(short = 'x', long)]
+    pub diagonals: bool,
+
+    /// Output format [default: pretty for one puzzle on a terminal, else line].
+    #[arg(short, long, value_enum, value_name = "FORMAT")]
+    pub output: Option<OutputFormat>,
+
+    /// Draw pretty output with ASCII `+-|` instead of Unicode box drawing.
+    #[arg(long)]
+    pub ascii: bool,
+
+    /// Colour the filled-in values in pretty output (auto: on a terminal, unless NO_COLOR is
+    /// set).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColourChoice::Auto)]
+    pub color: ColourChoice,
+
+    /// Count the solutions instead of printing one, stopping at LIMIT (at least 2; write
+    /// `--count=LIMIT`).
+    #[arg(
+        long,
+        value_name = "LIMIT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "1000",
+        value_parser = clap::value_parser!(u64).range(2..),
+        conflicts_with_all = ["check", "output"]
+    )]
+    pub count: Option<u64>,
+
+    /// Only check: print a short verdict and exit 0 only for a unique solution.
+    #[arg(long, conflicts_with = "output")]
+    pub check: bool,
+
+    /// Print timing to standard error: puzzles per second, total time, the slowest puzzle.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Threads for a batch [default: one per core].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+/// Input formats as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// One line of N*N symbols.
+    Line,
+    /// Solo's Game > Copy text.
+    SoloText,
+    /// A Solo game ID.
+    SoloId,
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Boxes or jigsaw regions drawn.
+    Pretty,
+    /// One line of N*N symbols.
+    Line,
+    /// A Solo game ID.
+    Id,
+}
+
+/// When to colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColourChoice {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// A box shape from `--box`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoxShape {
+    /// Cells per box row.
+    pub width: usize,
+    /// Rows per box.
+    pub height: usize,
+}
+
+fn parse_box(text: &str) -> Result<BoxShape, String> {
+    let bad = || format!("'{text}' is not a box shape; write WIDTHxHEIGHT, e.g. 3x2");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let width = w.trim().parse().map_err(|_| bad())?;
+    let height = h.trim().parse().map_err(|_| bad())?;
+    Ok(BoxShape { width, height })
 }
