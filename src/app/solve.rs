@@ -369,11 +369,11 @@ fn summarise(results: &[Done], mode: Mode, source: &Source) {
         })
         .collect();
     let verb = match mode {
-        Mode::Solve => "solved",
-        Mode::Count(_) | Mode::Check => "with a unique solution",
+        Mode::Solve => "not solved",
+        Mode::Count(_) | Mode::Check => "without a unique solution",
     };
     eprintln!(
-        "sudobot: {}{} of {} puzzles not {verb}: {}",
+        "sudobot: {}{} of {} puzzles {verb}: {}",
         source.prefix(),
         failed,
         results.len(),
