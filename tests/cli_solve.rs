@@ -8,14 +8,19 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use sudobot::format::line;
 
-const PUZZLE: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-const SOLUTION: &str = "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+const PUZZLE: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const SOLUTION: &str =
+    "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
 /// A solved grid with a "deadly rectangle" of four cells emptied: exactly two solutions.
-const SEVERAL: &str = "647129835831564297952738614.28.57169716982453.95.16782289643571563271948174895326";
+const SEVERAL: &str =
+    "647129835831564297952738614.28.57169716982453.95.16782289643571563271948174895326";
 /// `PUZZLE` without its first given: 21786 solutions.
-const MANY: &str = "......8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const MANY: &str =
+    "......8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 /// Row 1 forces 9 into r1c9, but column 9 already has a 9: no solution, no conflicting givens.
-const NONE: &str = "12345678.........9...............................................................";
+const NONE: &str =
+    "12345678.........9...............................................................";
 /// A 6x6 puzzle with the usual boxes, 3 wide and 2 tall.
 const SIX: &str = ".61..2.......4..36...1..23..5.......";
 
@@ -24,7 +29,9 @@ fn sudobot() -> Command {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/solve").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/solve")
+        .join(name)
 }
 
 fn stdout_of(cmd: &mut Command) -> String {
@@ -40,7 +47,12 @@ fn assert_solves(puzzle: &str, solution: &str) {
 
 #[test]
 fn solves_a_line_puzzle() {
-    sudobot().args(["solve", PUZZLE]).assert().success().stdout(format!("{SOLUTION}\n")).stderr("");
+    sudobot()
+        .args(["solve", PUZZLE])
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"))
+        .stderr("");
 }
 
 #[test]
@@ -60,7 +72,11 @@ fn pretty_output_draws_the_boxes() {
 │ 1 6 4 │ 8 7 5 │ 2 9 3 │
 └───────┴───────┴───────┘
 ";
-    sudobot().args(["solve", "--output", "pretty", PUZZLE]).assert().success().stdout(expected);
+    sudobot()
+        .args(["solve", "--output", "pretty", PUZZLE])
+        .assert()
+        .success()
+        .stdout(expected);
 }
 
 #[test]
@@ -78,29 +94,56 @@ fn ascii_pretty_output_for_six_by_six() {
 fn colour_always_marks_filled_cells_only() {
     let out = stdout_of(sudobot().args(["solve", "-o", "pretty", "--color", "always", PUZZLE]));
     // r1c1 is the given 4 (plain), r1c2 the filled 1 (green).
-    assert!(out.lines().nth(1).expect("row 1").starts_with("│ 4 \x1b[32m1\x1b[0m"), "{out}");
+    assert!(
+        out.lines()
+            .nth(1)
+            .expect("row 1")
+            .starts_with("│ 4 \x1b[32m1\x1b[0m"),
+        "{out}"
+    );
 }
 
 #[test]
 fn reads_standard_input_with_a_dash_and_without_an_argument() {
-    sudobot().args(["solve", "-"]).write_stdin(format!("{PUZZLE}\r\n")).assert().success().stdout(format!("{SOLUTION}\n"));
-    sudobot().arg("solve").write_stdin(format!("# a comment\n\n{PUZZLE}\n")).assert().success().stdout(format!("{SOLUTION}\n"));
+    sudobot()
+        .args(["solve", "-"])
+        .write_stdin(format!("{PUZZLE}\r\n"))
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"));
+    sudobot()
+        .arg("solve")
+        .write_stdin(format!("# a comment\n\n{PUZZLE}\n"))
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"));
 }
 
 #[test]
 fn batch_keeps_input_order_on_all_cores() {
     let path = fixture("mixed.txt");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let puzzles: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+    let puzzles: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .collect();
     assert!(puzzles.len() >= 50);
-    let out = stdout_of(sudobot().args(["solve", "--jobs", "4", "--file"]).arg(&path));
+    let out = stdout_of(
+        sudobot()
+            .args(["solve", "--jobs", "4", "--file"])
+            .arg(&path),
+    );
     let solutions: Vec<&str> = out.lines().collect();
     assert_eq!(solutions.len(), puzzles.len());
     for (p, s) in puzzles.iter().zip(&solutions) {
         assert_solves(p, s);
     }
     // One thread gives the same output as several.
-    let serial = stdout_of(sudobot().args(["solve", "--jobs", "1", "--file"]).arg(&path));
+    let serial = stdout_of(
+        sudobot()
+            .args(["solve", "--jobs", "1", "--file"])
+            .arg(&path),
+    );
     assert_eq!(serial, out);
 }
 
@@ -114,13 +157,25 @@ fn batch_reports_each_bad_line_and_goes_on() {
          # line 5: invalid givens: r1c1 and r1c2 both hold 4 in row 1\n\
          # line 6: no solution\n"
     );
-    let output = sudobot().args(["solve", "--file"]).arg(&path).output().expect("runs");
-    assert_eq!(output.status.code(), Some(2), "bad input is the worst outcome");
+    let output = sudobot()
+        .args(["solve", "--file"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "bad input is the worst outcome"
+    );
     let stdout = String::from_utf8(output.stdout).expect("UTF-8");
     assert!(stdout.starts_with(&expected), "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 7);
-    assert!(lines[5].starts_with("# line 7: several solutions, two of them: "), "{}", lines[5]);
+    assert!(
+        lines[5].starts_with("# line 7: several solutions, two of them: "),
+        "{}",
+        lines[5]
+    );
     for s in lines[5].rsplit(' ').take(2) {
         assert_solves(MANY, s);
     }
@@ -153,7 +208,11 @@ fn batch_check_and_count_print_one_verdict_per_puzzle() {
 #[test]
 fn batch_exit_code_is_the_worst_outcome() {
     // Only several-solution puzzles (CRLF file): 4.
-    let output = sudobot().args(["solve", "--file"]).arg(fixture("crlf_several.txt")).output().expect("runs");
+    let output = sudobot()
+        .args(["solve", "--file"])
+        .arg(fixture("crlf_several.txt"))
+        .output()
+        .expect("runs");
     assert_eq!(output.status.code(), Some(4));
     let stdout = String::from_utf8(output.stdout).expect("UTF-8");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -161,9 +220,18 @@ fn batch_exit_code_is_the_worst_outcome() {
     assert!(lines[0].starts_with("# line 2: several solutions"));
     assert!(lines[2].starts_with("# line 4: several solutions"));
     // No solution beats several solutions: 3.
-    sudobot().args(["solve", "-"]).write_stdin(format!("{SEVERAL}\n{NONE}\n{PUZZLE}\n")).assert().code(3);
+    sudobot()
+        .args(["solve", "-"])
+        .write_stdin(format!("{SEVERAL}\n{NONE}\n{PUZZLE}\n"))
+        .assert()
+        .code(3);
     // All solved: 0, no summary, no progress bar when standard error is no terminal.
-    sudobot().args(["solve", "-"]).write_stdin(format!("{PUZZLE}\n{SIX}\n")).assert().success().stderr("");
+    sudobot()
+        .args(["solve", "-"])
+        .write_stdin(format!("{PUZZLE}\n{SIX}\n"))
+        .assert()
+        .success()
+        .stderr("");
 }
 
 #[test]
@@ -177,12 +245,20 @@ fn several_solutions_prints_both_and_names_the_differing_cells() {
     assert_solves(SEVERAL, lines[0]);
     assert_solves(SEVERAL, lines[1]);
     let stderr = String::from_utf8(output.stderr).expect("UTF-8");
-    assert_eq!(stderr, "sudobot: several solutions; the two shown differ in r4c1, r4c4, r6c1, r6c4\n");
+    assert_eq!(
+        stderr,
+        "sudobot: several solutions; the two shown differ in r4c1, r4c4, r6c1, r6c4\n"
+    );
 }
 
 #[test]
 fn no_solution_exits_3() {
-    sudobot().args(["solve", NONE]).assert().code(3).stdout("").stderr("sudobot: no solution\n");
+    sudobot()
+        .args(["solve", NONE])
+        .assert()
+        .code(3)
+        .stdout("")
+        .stderr("sudobot: no solution\n");
 }
 
 #[test]
@@ -216,13 +292,17 @@ fn bad_characters_name_line_column_and_character() {
         .args(["solve", &puzzle])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("column 5: 'A' is not a value of a 9x9 grid (values go from 1 to 9)"));
+        .stderr(predicate::str::contains(
+            "column 5: 'A' is not a value of a 9x9 grid (values go from 1 to 9)",
+        ));
     let puzzle = format!("{} {}", &PUZZLE[..40], &PUZZLE[40..]);
     sudobot()
         .args(["solve", &puzzle])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("column 41: ' ' is not a value of a 9x9 grid; spaces are not allowed"));
+        .stderr(predicate::str::contains(
+            "column 41: ' ' is not a value of a 9x9 grid; spaces are not allowed",
+        ));
 }
 
 #[test]
@@ -235,7 +315,9 @@ fn wrong_lengths_say_where() {
         .args(["solve", &".".repeat(25)])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("a 5x5 grid has no rectangular box shape"));
+        .stderr(predicate::str::contains(
+            "a 5x5 grid has no rectangular box shape",
+        ));
     // In a file the line number is the file's.
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("p.txt");
@@ -245,7 +327,9 @@ fn wrong_lengths_say_where() {
         .arg(&path)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("p.txt: line 3, column 80: 79 symbols is not a square grid"));
+        .stderr(predicate::str::contains(
+            "p.txt: line 3, column 80: 79 symbols is not a square grid",
+        ));
 }
 
 #[test]
@@ -271,14 +355,29 @@ fn empty_and_missing_inputs() {
         .arg(&missing)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(format!("cannot read {}", missing.display())));
+        .stderr(predicate::str::contains(format!(
+            "cannot read {}",
+            missing.display()
+        )));
 }
 
 #[test]
 fn count_reports_exact_numbers_and_the_limit() {
-    sudobot().args(["solve", "--count", PUZZLE]).assert().success().stdout("1 solution\n");
-    sudobot().args(["solve", "--count", SEVERAL]).assert().code(4).stdout("2 solutions\n");
-    sudobot().args(["solve", "--count", NONE]).assert().code(3).stdout("0 solutions\n");
+    sudobot()
+        .args(["solve", "--count", PUZZLE])
+        .assert()
+        .success()
+        .stdout("1 solution\n");
+    sudobot()
+        .args(["solve", "--count", SEVERAL])
+        .assert()
+        .code(4)
+        .stdout("2 solutions\n");
+    sudobot()
+        .args(["solve", "--count", NONE])
+        .assert()
+        .code(3)
+        .stdout("0 solutions\n");
     let sparse = format!("1{}", ".".repeat(80));
     sudobot()
         .args(["solve", "--count=50", &sparse])
@@ -286,14 +385,30 @@ fn count_reports_exact_numbers_and_the_limit() {
         .code(4)
         .stdout("at least 50 solutions (the limit; raise it with --count LIMIT)\n");
     // A limit below 2 could not tell one solution from several.
-    sudobot().args(["solve", "--count=1", PUZZLE]).assert().code(2);
+    sudobot()
+        .args(["solve", "--count=1", PUZZLE])
+        .assert()
+        .code(2);
 }
 
 #[test]
 fn check_prints_only_a_verdict() {
-    sudobot().args(["solve", "--check", PUZZLE]).assert().success().stdout("unique\n").stderr("");
-    sudobot().args(["solve", "--check", SEVERAL]).assert().code(4).stdout("several solutions\n");
-    sudobot().args(["solve", "--check", NONE]).assert().code(3).stdout("no solution\n");
+    sudobot()
+        .args(["solve", "--check", PUZZLE])
+        .assert()
+        .success()
+        .stdout("unique\n")
+        .stderr("");
+    sudobot()
+        .args(["solve", "--check", SEVERAL])
+        .assert()
+        .code(4)
+        .stdout("several solutions\n");
+    sudobot()
+        .args(["solve", "--check", NONE])
+        .assert()
+        .code(3)
+        .stdout("no solution\n");
 }
 
 #[test]
@@ -303,7 +418,9 @@ fn format_line_forced_reads_solo_text_as_one_line() {
         .args(["solve", "--format", "line", text])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("line 1, column 2: ' ' is not a value"));
+        .stderr(predicate::str::contains(
+            "line 1, column 2: ' ' is not a value",
+        ));
     sudobot()
         .args(["solve", "--format", "line", "3x3:a8a3d7c9"])
         .assert()
@@ -322,23 +439,44 @@ fn box_overrides_the_shape_of_line_puzzles() {
     let out = stdout_of(sudobot().args(["solve", "--box", "2x3", &transpose(SIX)]));
     assert_eq!(out.trim(), transpose(solution.trim()));
     // Boxes 2 wide show as separators every 2 columns.
-    let pretty = stdout_of(sudobot().args(["solve", "--box", "2x3", "-o", "pretty", "--ascii", &transpose(SIX)]));
+    let pretty = stdout_of(sudobot().args([
+        "solve",
+        "--box",
+        "2x3",
+        "-o",
+        "pretty",
+        "--ascii",
+        &transpose(SIX),
+    ]));
     assert_eq!(pretty.lines().next(), Some("+-----+-----+-----+"));
 
     sudobot()
         .args(["solve", "--box", "4x4", PUZZLE])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("expected 256 symbols for a 16x16 grid, found 81"));
-    sudobot().args(["solve", "--box", "0x3", PUZZLE]).assert().code(2).stderr(predicate::str::contains("box shape 0x3"));
-    sudobot().args(["solve", "--box", "three", PUZZLE]).assert().code(2).stderr(predicate::str::contains("WIDTHxHEIGHT"));
+        .stderr(predicate::str::contains(
+            "expected 256 symbols for a 16x16 grid, found 81",
+        ));
+    sudobot()
+        .args(["solve", "--box", "0x3", PUZZLE])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("box shape 0x3"));
+    sudobot()
+        .args(["solve", "--box", "three", PUZZLE])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("WIDTHxHEIGHT"));
 }
 
 #[test]
 fn diagonals_make_an_x_sudoku() {
     let path = fixture("x.txt");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let puzzle = text.lines().find(|l| !l.starts_with('#')).expect("a puzzle");
+    let puzzle = text
+        .lines()
+        .find(|l| !l.starts_with('#'))
+        .expect("a puzzle");
     let out = stdout_of(sudobot().args(["solve", "-x", "--file"]).arg(&path));
     let s = out.trim();
     assert_solves(puzzle, s);
@@ -349,15 +487,24 @@ fn diagonals_make_an_x_sudoku() {
     anti.sort_unstable();
     assert_eq!(diagonal, b"123456789");
     assert_eq!(anti, b"123456789");
-    sudobot().args(["solve", "--check", "-x", puzzle]).assert().success();
-    sudobot().args(["solve", "--check", puzzle]).assert().code(4);
+    sudobot()
+        .args(["solve", "--check", "-x", puzzle])
+        .assert()
+        .success();
+    sudobot()
+        .args(["solve", "--check", puzzle])
+        .assert()
+        .code(4);
 }
 
 #[test]
 fn larger_grids_solve() {
     let path = fixture("mixed.txt");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let big = text.lines().find(|l| l.len() == 256).expect("a 16x16 puzzle in mixed.txt");
+    let big = text
+        .lines()
+        .find(|l| l.len() == 256)
+        .expect("a 16x16 puzzle in mixed.txt");
     let out = stdout_of(sudobot().args(["solve", big]));
     assert_solves(big, out.trim());
     let pretty = stdout_of(sudobot().args(["solve", "-o", "pretty", big]));

@@ -2,3 +2,5 @@
 
 // `sudobot solve` end to end through the binary.
 mod cli_solve;
+// Property tests: format round trips, batch reading, no panics, solving random puzzles.
+mod formats;

@@ -53,7 +53,11 @@ impl Printer {
 
     /// Between two grids printed one after the other.
     fn separator(&self) -> &'static str {
-        if self.output == OutputFormat::Pretty { "\n\n" } else { "\n" }
+        if self.output == OutputFormat::Pretty {
+            "\n\n"
+        } else {
+            "\n"
+        }
     }
 }
 
@@ -112,7 +116,12 @@ fn work(entry: &Entry, mode: Mode) -> Done {
             },
         },
     };
-    Done { line: entry.line, puzzle: entry.puzzle.as_ref().ok().cloned(), outcome, elapsed: start.elapsed() }
+    Done {
+        line: entry.line,
+        puzzle: entry.puzzle.as_ref().ok().cloned(),
+        outcome,
+        elapsed: start.elapsed(),
+    }
 }
 
 /// Worse outcomes first: bad input, then no solution, then several, then solved.
@@ -136,7 +145,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     };
     let geometry = match args.box_shape {
         Some(b) => Some(Arc::new(
-            Geometry::boxed(b.width, b.height).with_context(|| format!("--box {}x{}", b.width, b.height))?,
+            Geometry::boxed(b.width, b.height)
+                .with_context(|| format!("--box {}x{}", b.width, b.height))?,
         )),
         None => None,
     };
@@ -158,12 +168,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     let batch = puzzles.entries.len() > 1;
     let stdout_tty = io::stdout().is_terminal();
     let printer = Printer {
-        output: args.output.unwrap_or(if stdout_tty && !batch { OutputFormat::Pretty } else { OutputFormat::Line }),
-        charset: if args.ascii { pretty::Charset::Ascii } else { pretty::Charset::Unicode },
+        output: args.output.unwrap_or(if stdout_tty && !batch {
+            OutputFormat::Pretty
+        } else {
+            OutputFormat::Line
+        }),
+        charset: if args.ascii {
+            pretty::Charset::Ascii
+        } else {
+            pretty::Charset::Unicode
+        },
         colour: match args.color {
             ColourChoice::Always => true,
             ColourChoice::Never => false,
-            ColourChoice::Auto => stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            ColourChoice::Auto => {
+                stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
         },
     };
 
@@ -181,10 +201,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     };
     let flushed = printed.and_then(|()| out.flush());
     // A closed pipe (`| head`) is the reader's choice, not a failure worth a message.
-    if let Err(e) = flushed {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            return Err(e).context("writing to standard output");
-        }
+    if let Err(e) = flushed
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        return Err(e).context("writing to standard output");
     }
     drop(out);
 
@@ -194,7 +214,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     if args.stats {
         print_stats(&results, started.elapsed(), threads);
     }
-    Ok(results.iter().map(|d| d.outcome.code()).max_by_key(|&c| severity(c)).unwrap_or(Code::Success))
+    Ok(results
+        .iter()
+        .map(|d| d.outcome.code())
+        .max_by_key(|&c| severity(c))
+        .unwrap_or(Code::Success))
 }
 
 /// Where the input came from, for messages.
@@ -230,23 +254,36 @@ fn read_input(args: &SolveArgs) -> anyhow::Result<Option<(String, Source)>> {
         return Ok(Some((text, Source::File(path.display().to_string()))));
     }
     match args.puzzle.as_deref() {
-        Some("-") => Ok(Some((format::read_stdin(io::stdin().lock())?, Source::Stdin))),
+        Some("-") => Ok(Some((
+            format::read_stdin(io::stdin().lock())?,
+            Source::Stdin,
+        ))),
         Some(p) => Ok(Some((p.to_string(), Source::Argument))),
-        None if !io::stdin().is_terminal() => Ok(Some((format::read_stdin(io::stdin().lock())?, Source::Stdin))),
+        None if !io::stdin().is_terminal() => Ok(Some((
+            format::read_stdin(io::stdin().lock())?,
+            Source::Stdin,
+        ))),
         None => Ok(None),
     }
 }
 
 /// Solves every puzzle in parallel, results in input order, with a progress bar on a terminal.
-fn solve_batch(entries: &[Entry], mode: Mode, jobs: Option<u16>) -> anyhow::Result<(Vec<Done>, usize)> {
+fn solve_batch(
+    entries: &[Entry],
+    mode: Mode,
+    jobs: Option<u16>,
+) -> anyhow::Result<(Vec<Done>, usize)> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(n) = jobs {
         builder = builder.num_threads(n.into());
     }
     let pool = builder.build().context("starting the worker threads")?;
     let bar = if io::stderr().is_terminal() {
-        let bar = ProgressBar::with_draw_target(Some(entries.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left") {
+        let bar =
+            ProgressBar::with_draw_target(Some(entries.len() as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left")
+        {
             bar.set_style(style);
         }
         bar
@@ -269,27 +306,54 @@ fn solve_batch(entries: &[Entry], mode: Mode, jobs: Option<u16>) -> anyhow::Resu
 
 /// Count wording: "12" or "at least 1000".
 fn count_text(count: &Count) -> String {
-    if count.exhaustive { count.found.to_string() } else { format!("at least {}", count.found) }
+    if count.exhaustive {
+        count.found.to_string()
+    } else {
+        format!("at least {}", count.found)
+    }
 }
 
-fn print_single(out: &mut impl Write, done: &Done, mode: Mode, printer: &Printer, source: &Source) -> io::Result<()> {
+fn print_single(
+    out: &mut impl Write,
+    done: &Done,
+    mode: Mode,
+    printer: &Printer,
+    source: &Source,
+) -> io::Result<()> {
     let prefix = source.prefix();
     let puzzle = done.puzzle.as_ref();
     match (&done.outcome, mode) {
         (Outcome::BadInput(e), _) => eprintln!("sudobot: {prefix}{e}"),
         (Outcome::Invalid(c), _) => eprintln!("sudobot: {prefix}invalid givens: {c}"),
         (Outcome::Counted(count), _) => {
-            let plural = if count.found == 1 && count.exhaustive { "" } else { "s" };
-            let limit = if count.exhaustive { "" } else { " (the limit; raise it with --count LIMIT)" };
+            let plural = if count.found == 1 && count.exhaustive {
+                ""
+            } else {
+                "s"
+            };
+            let limit = if count.exhaustive {
+                ""
+            } else {
+                " (the limit; raise it with --count LIMIT)"
+            };
             writeln!(out, "{} solution{plural}{limit}", count_text(count))?;
         }
         (outcome, Mode::Check) => writeln!(out, "{}", verdict_word(outcome))?,
         (Outcome::Solved(g), _) => writeln!(out, "{}", printer.grid(g, puzzle.unwrap_or(g)))?,
         (Outcome::Several(a, b), _) => {
             let p = puzzle.unwrap_or(a);
-            write!(out, "{}{}{}\n", printer.grid(a, p), printer.separator(), printer.grid(b, p))?;
+            writeln!(
+                out,
+                "{}{}{}",
+                printer.grid(a, p),
+                printer.separator(),
+                printer.grid(b, p)
+            )?;
             out.flush()?;
-            eprintln!("sudobot: {prefix}several solutions; the two shown differ in {}", cell_list(a, b));
+            eprintln!(
+                "sudobot: {prefix}several solutions; the two shown differ in {}",
+                cell_list(a, b)
+            );
         }
         (Outcome::NoSolution, _) => eprintln!("sudobot: {prefix}no solution"),
     }
@@ -309,7 +373,12 @@ fn verdict_word(outcome: &Outcome) -> &'static str {
 /// The cells where two grids differ, at most 8 named.
 fn cell_list(a: &Grid, b: &Grid) -> String {
     let cells = a.differences(b);
-    let mut text = cells.iter().take(8).map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
+    let mut text = cells
+        .iter()
+        .take(8)
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
     if cells.len() > 8 {
         text.push_str(&format!(" and {} more cells", cells.len() - 8));
     }
@@ -317,7 +386,12 @@ fn cell_list(a: &Grid, b: &Grid) -> String {
 }
 
 /// One output line (or block, for pretty) per puzzle, in input order.
-fn print_batch(out: &mut impl Write, results: &[Done], mode: Mode, printer: &Printer) -> io::Result<()> {
+fn print_batch(
+    out: &mut impl Write,
+    results: &[Done],
+    mode: Mode,
+    printer: &Printer,
+) -> io::Result<()> {
     let pretty = printer.output == OutputFormat::Pretty;
     for done in results {
         let line = done.line;
@@ -329,15 +403,29 @@ fn print_batch(out: &mut impl Write, results: &[Done], mode: Mode, printer: &Pri
             (Outcome::Counted(count), _) => writeln!(out, "{}", count_text(count))?,
             (outcome, Mode::Check) => writeln!(out, "{}", verdict_word(outcome))?,
             (Outcome::NoSolution, _) => writeln!(out, "# line {line}: no solution")?,
-            (Outcome::Solved(g), _) if pretty => writeln!(out, "# line {line}\n{}\n", printer.grid(g, puzzle.unwrap_or(g)))?,
+            (Outcome::Solved(g), _) if pretty => writeln!(
+                out,
+                "# line {line}\n{}\n",
+                printer.grid(g, puzzle.unwrap_or(g))
+            )?,
             (Outcome::Solved(g), _) => writeln!(out, "{}", printer.grid(g, puzzle.unwrap_or(g)))?,
             (Outcome::Several(a, b), _) if pretty => {
                 let p = puzzle.unwrap_or(a);
-                writeln!(out, "# line {line}: several solutions, two of them:\n{}\n\n{}\n", printer.grid(a, p), printer.grid(b, p))?
+                writeln!(
+                    out,
+                    "# line {line}: several solutions, two of them:\n{}\n\n{}\n",
+                    printer.grid(a, p),
+                    printer.grid(b, p)
+                )?
             }
             (Outcome::Several(a, b), _) => {
                 let p = puzzle.unwrap_or(a);
-                writeln!(out, "# line {line}: several solutions, two of them: {} {}", printer.grid(a, p), printer.grid(b, p))?
+                writeln!(
+                    out,
+                    "# line {line}: several solutions, two of them: {} {}",
+                    printer.grid(a, p),
+                    printer.grid(b, p)
+                )?
             }
         }
     }
@@ -347,7 +435,11 @@ fn print_batch(out: &mut impl Write, results: &[Done], mode: Mode, printer: &Pri
 /// A summary on standard error of the puzzles without exactly one solution.
 fn summarise(results: &[Done], mode: Mode, source: &Source) {
     let lines_with = |code: Code| -> Vec<usize> {
-        results.iter().filter(|d| d.outcome.code() == code).map(|d| d.line).collect()
+        results
+            .iter()
+            .filter(|d| d.outcome.code() == code)
+            .map(|d| d.line)
+            .collect()
     };
     let groups = [
         ("bad input", lines_with(Code::BadInput)),
@@ -362,8 +454,17 @@ fn summarise(results: &[Done], mode: Mode, source: &Source) {
         .iter()
         .filter(|(_, l)| !l.is_empty())
         .map(|(what, l)| {
-            let shown = l.iter().take(10).map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
-            let more = if l.len() > 10 { format!(" and {} more", l.len() - 10) } else { String::new() };
+            let shown = l
+                .iter()
+                .take(10)
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = if l.len() > 10 {
+                format!(" and {} more", l.len() - 10)
+            } else {
+                String::new()
+            };
             let s = if l.len() == 1 { "" } else { "s" };
             format!("{what} on line{s} {shown}{more}")
         })
@@ -385,9 +486,16 @@ fn summarise(results: &[Done], mode: Mode, source: &Source) {
 fn print_stats(results: &[Done], total: Duration, threads: usize) {
     let n = results.len();
     let secs = total.as_secs_f64();
-    let rate = if secs > 0.0 { n as f64 / secs } else { f64::INFINITY };
+    let rate = if secs > 0.0 {
+        n as f64 / secs
+    } else {
+        f64::INFINITY
+    };
     let thread_s = if threads == 1 { "" } else { "s" };
-    let mut text = format!("stats: {n} puzzle{} in {secs:.3} s, {rate:.0} puzzles/s on {threads} thread{thread_s}", if n == 1 { "" } else { "s" });
+    let mut text = format!(
+        "stats: {n} puzzle{} in {secs:.3} s, {rate:.0} puzzles/s on {threads} thread{thread_s}",
+        if n == 1 { "" } else { "s" }
+    );
     if let Some(slowest) = results.iter().max_by_key(|d| d.elapsed) {
         text.push_str(&format!(
             "; slowest: line {} ({:.3} ms)",

@@ -23,7 +23,8 @@ fn looks_like_solo_id(line: &str) -> bool {
     let Some((params, _)) = line.trim().split_once(':') else {
         return false;
     };
-    params.starts_with(|c: char| c.is_ascii_digit()) && params.chars().all(|c| c.is_ascii_alphanumeric())
+    params.starts_with(|c: char| c.is_ascii_digit())
+        && params.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// Whether a line is a rule of Solo's grid text: only `-`, `+` and spaces, with at least one `-`.
@@ -36,7 +37,9 @@ fn is_rule_line(line: &str) -> bool {
 fn is_cell_row(line: &str) -> bool {
     let line = line.trim();
     line.contains('|')
-        || (line.contains(' ') && line.split_whitespace().count() > 1 && line.split_whitespace().all(|t| t.chars().count() == 1))
+        || (line.contains(' ')
+            && line.split_whitespace().count() > 1
+            && line.split_whitespace().all(|t| t.chars().count() == 1))
 }
 
 /// Tells which format a text is in. Never fails: text that fits nothing is reported as one-line,
@@ -80,7 +83,11 @@ pub fn parse(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
 
 /// The first line that is not skipped, with its 1-based number (1 and "" for none).
 fn first_puzzle_line(text: &str) -> (usize, &str) {
-    text.lines().enumerate().find(|(_, l)| !is_skipped(l)).map(|(n, l)| (n + 1, l)).unwrap_or((1, ""))
+    text.lines()
+        .enumerate()
+        .find(|(_, l)| !is_skipped(l))
+        .map(|(n, l)| (n + 1, l))
+        .unwrap_or((1, ""))
 }
 
 /// How to read an input.
@@ -142,13 +149,22 @@ pub enum InputError {
 /// Reads a file into text, naming the path on failure.
 pub fn read_file(path: &Path) -> Result<String, InputError> {
     std::fs::read(path)
-        .and_then(|bytes| String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
-        .map_err(|error| InputError::Read { source_name: display_path(path), error })
+        .and_then(|bytes| {
+            String::from_utf8(bytes)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        })
+        .map_err(|error| InputError::Read {
+            source_name: display_path(path),
+            error,
+        })
 }
 
 /// Reads all of a reader (standard input) into text.
 pub fn read_stdin(reader: impl std::io::Read) -> Result<String, InputError> {
-    std::io::read_to_string(reader).map_err(|error| InputError::Read { source_name: "standard input".into(), error })
+    std::io::read_to_string(reader).map_err(|error| InputError::Read {
+        source_name: "standard input".into(),
+        error,
+    })
 }
 
 fn display_path(path: &Path) -> String {
@@ -159,9 +175,15 @@ fn display_path(path: &Path) -> String {
 /// lines skipped, LF or CRLF), Solo grid text as one puzzle. A puzzle that cannot be read is
 /// an [`Entry`] with an error carrying the input's line number; only an input with no puzzle at
 /// all, or options that do not fit its format, fail as a whole.
-pub fn read_puzzles(text: &str, source_name: &str, options: &ReadOptions) -> Result<Puzzles, InputError> {
+pub fn read_puzzles(
+    text: &str,
+    source_name: &str,
+    options: &ReadOptions,
+) -> Result<Puzzles, InputError> {
     if text.lines().all(is_skipped) {
-        return Err(InputError::Empty { source_name: source_name.to_string() });
+        return Err(InputError::Empty {
+            source_name: source_name.to_string(),
+        });
     }
     let format = options.format.unwrap_or_else(|| detect(text));
     if options.geometry.is_some() && format != Format::Line {
@@ -170,7 +192,10 @@ pub fn read_puzzles(text: &str, source_name: &str, options: &ReadOptions) -> Res
     let mut entries: Vec<Entry> = match format {
         Format::SoloText => {
             let (line, _) = first_puzzle_line(text);
-            vec![Entry { line, puzzle: solo_text::parse(text) }]
+            vec![Entry {
+                line,
+                puzzle: solo_text::parse(text),
+            }]
         }
         Format::Line | Format::SoloId => text
             .lines()
@@ -182,14 +207,18 @@ pub fn read_puzzles(text: &str, source_name: &str, options: &ReadOptions) -> Res
                     (_, Some(geometry)) => parse_trimmed(l, |t| line::parse_with(t, geometry)),
                     (_, None) => parse_trimmed(l, line::parse),
                 };
-                Entry { line: n + 1, puzzle: puzzle.map_err(|e| e.on_line(n + 1)) }
+                Entry {
+                    line: n + 1,
+                    puzzle: puzzle.map_err(|e| e.on_line(n + 1)),
+                }
             })
             .collect(),
     };
     if options.diagonals {
         for entry in &mut entries {
             if let Ok(grid) = &entry.puzzle {
-                entry.puzzle = with_diagonals(grid).map_err(|e| ParseError::whole(e.into()).on_line(entry.line));
+                entry.puzzle = with_diagonals(grid)
+                    .map_err(|e| ParseError::whole(e.into()).on_line(entry.line));
             }
         }
     }
@@ -198,7 +227,10 @@ pub fn read_puzzles(text: &str, source_name: &str, options: &ReadOptions) -> Res
 
 /// Parses a line with surrounding whitespace removed, keeping error columns true to the
 /// original line.
-fn parse_trimmed(text: &str, parse: impl Fn(&str) -> Result<Grid, ParseError>) -> Result<Grid, ParseError> {
+fn parse_trimmed(
+    text: &str,
+    parse: impl Fn(&str) -> Result<Grid, ParseError>,
+) -> Result<Grid, ParseError> {
     let trimmed = text.trim_start();
     let offset = text.chars().count() - trimmed.chars().count();
     parse(trimmed.trim_end()).map_err(|mut e| {

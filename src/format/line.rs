@@ -27,8 +27,16 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
             return Err(error);
         }
         let expected = side * side;
-        let column = if count < expected { count + 1 } else { expected + 1 };
-        return Err(ParseError::at(1, column, ParseErrorKind::BadLength { found: count }));
+        let column = if count < expected {
+            count + 1
+        } else {
+            expected + 1
+        };
+        return Err(ParseError::at(
+            1,
+            column,
+            ParseErrorKind::BadLength { found: count },
+        ));
     };
     let geometry = Geometry::for_side(side).map_err(|e| ParseError::at(1, 1, e.into()))?;
     parse_with(text, &Arc::new(geometry))
@@ -36,12 +44,18 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
 
 /// The supported side whose cell count is nearest to `count` (ties go to the smaller).
 fn nearest_side(count: usize) -> usize {
-    (1..=MAX_SIDE).min_by_key(|s| (s * s).abs_diff(count)).unwrap_or(9)
+    (1..=MAX_SIDE)
+        .min_by_key(|s| (s * s).abs_diff(count))
+        .unwrap_or(9)
 }
 
 /// The first character that is neither a blank nor a value on a grid of `side`, as an error.
 fn first_bad_symbol(text: &str, side: usize) -> Option<ParseError> {
-    text.chars().enumerate().find_map(|(i, c)| value_of(c, side).err().map(|kind| ParseError::at(1, i + 1, kind)))
+    text.chars().enumerate().find_map(|(i, c)| {
+        value_of(c, side)
+            .err()
+            .map(|kind| ParseError::at(1, i + 1, kind))
+    })
 }
 
 /// The value of one character (0 for blank) on a grid of `side`.
@@ -58,7 +72,11 @@ fn value_of(c: char, side: usize) -> Result<u8, ParseErrorKind> {
             } else {
                 "; use '.' or '0' for a blank".to_string()
             };
-            ParseErrorKind::BadSymbol { found: c, side, hint }
+            ParseErrorKind::BadSymbol {
+                found: c,
+                side,
+                hint,
+            }
         }),
     }
 }
@@ -73,8 +91,20 @@ pub fn parse_with(text: &str, geometry: &Arc<Geometry>) -> Result<Grid, ParseErr
         if let Some(error) = first_bad_symbol(text, side) {
             return Err(error);
         }
-        let column = if found < expected { found + 1 } else { expected + 1 };
-        return Err(ParseError::at(1, column, ParseErrorKind::WrongLength { side, expected, found }));
+        let column = if found < expected {
+            found + 1
+        } else {
+            expected + 1
+        };
+        return Err(ParseError::at(
+            1,
+            column,
+            ParseErrorKind::WrongLength {
+                side,
+                expected,
+                found,
+            },
+        ));
     }
     let cells = text
         .chars()
@@ -89,7 +119,13 @@ pub fn write(grid: &Grid) -> String {
     let side = grid.side();
     grid.cells()
         .iter()
-        .map(|&v| if v == 0 { '.' } else { symbol::to_char(v, side, Style::Line).unwrap_or('?') })
+        .map(|&v| {
+            if v == 0 {
+                '.'
+            } else {
+                symbol::to_char(v, side, Style::Line).unwrap_or('?')
+            }
+        })
         .collect()
 }
 
@@ -100,9 +136,16 @@ pub type FileEntry = (usize, Result<Grid, ParseError>);
 /// or CRLF, surrounding whitespace ignored. Errors carry the file's line number. (For any
 /// format, with detection, see [`super::read_puzzles`].)
 pub fn parse_file(text: &str) -> Vec<FileEntry> {
-    let options = super::ReadOptions { format: Some(super::Format::Line), ..Default::default() };
+    let options = super::ReadOptions {
+        format: Some(super::Format::Line),
+        ..Default::default()
+    };
     match super::read_puzzles(text, "the input", &options) {
-        Ok(puzzles) => puzzles.entries.into_iter().map(|e| (e.line, e.puzzle)).collect(),
+        Ok(puzzles) => puzzles
+            .entries
+            .into_iter()
+            .map(|e| (e.line, e.puzzle))
+            .collect(),
         Err(_) => Vec::new(),
     }
 }
@@ -111,14 +154,18 @@ pub fn parse_file(text: &str) -> Vec<FileEntry> {
 mod tests {
     use super::*;
 
-    const PUZZLE: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const PUZZLE: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
     #[test]
     fn bad_symbol_names_its_column() {
         let mut text = PUZZLE.to_string();
         text.replace_range(12..13, "?");
         let e = parse(&text).unwrap_err();
-        assert_eq!(e.to_string(), "line 1, column 13: '?' is not a value of a 9x9 grid; use '.' or '0' for a blank");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 13: '?' is not a value of a 9x9 grid; use '.' or '0' for a blank"
+        );
     }
 
     #[test]
@@ -146,7 +193,10 @@ mod tests {
     fn letters_above_the_side_say_the_range() {
         let text = PUZZLE.replace('4', "A");
         let e = parse(&text).unwrap_err();
-        assert_eq!(e.to_string(), "line 1, column 1: 'A' is not a value of a 9x9 grid (values go from 1 to 9)");
+        assert_eq!(
+            e.to_string(),
+            "line 1, column 1: 'A' is not a value of a 9x9 grid (values go from 1 to 9)"
+        );
     }
 
     #[test]

@@ -13,8 +13,8 @@
 //! and a jigsaw gets its region outlines. X diagonals are not drawn. Blanks are `.`; values use
 //! the one-line symbols (`1`-`9`, `A`-`Z`, `0` for 36 on 36x36), so every side up to 36 fits.
 
-use crate::grid::symbol::{self, Style};
 use crate::grid::Grid;
+use crate::grid::symbol::{self, Style};
 
 /// Which characters draw the walls.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -120,7 +120,9 @@ pub fn write_with(grid: &Grid, options: &Options) -> String {
                         0 => '.',
                         v => symbol::to_char(v, side, Style::Line).unwrap_or('?'),
                     };
-                    let filled = options.colour_filled_from.is_some_and(|p| value != 0 && p.cells().get(index) == Some(&0));
+                    let filled = options
+                        .colour_filled_from
+                        .is_some_and(|p| value != 0 && p.cells().get(index) == Some(&0));
                     if filled {
                         line.push_str("\x1b[32m");
                         line.push(symbol);
@@ -146,8 +148,16 @@ struct Chars {
 impl Chars {
     fn of(charset: Charset) -> Chars {
         match charset {
-            Charset::Unicode => Chars { ascii: false, horizontal: '─', vertical: '│' },
-            Charset::Ascii => Chars { ascii: true, horizontal: '-', vertical: '|' },
+            Charset::Unicode => Chars {
+                ascii: false,
+                horizontal: '─',
+                vertical: '│',
+            },
+            Charset::Ascii => Chars {
+                ascii: true,
+                horizontal: '-',
+                vertical: '|',
+            },
         }
     }
 
@@ -190,8 +200,10 @@ mod tests {
 
     #[test]
     fn classic_grid_has_box_separators_only() {
-        let g = line::parse("417369825632158947958724316825437169791586432346912758289643571573291684164875293")
-            .expect("valid");
+        let g = line::parse(
+            "417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+        )
+        .expect("valid");
         let text = write(&g);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 13);
@@ -204,7 +216,13 @@ mod tests {
     #[test]
     fn ascii_six_by_six_uses_three_by_two_boxes() {
         let g = line::parse("1..........................2.......6").expect("valid");
-        let text = write_with(&g, &Options { charset: Charset::Ascii, ..Default::default() });
+        let text = write_with(
+            &g,
+            &Options {
+                charset: Charset::Ascii,
+                ..Default::default()
+            },
+        );
         let expected = "\
 +-------+-------+
 | 1 . . | . . . |
