@@ -531,3 +531,24 @@ fn help_documents_exit_codes_and_examples() {
         .stdout(predicate::str::contains("4  several solutions"))
         .stdout(predicate::str::contains("sudobot solve --file puzzles.txt"));
 }
+
+#[test]
+fn binary_input_names_the_first_bad_byte() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("binary.txt");
+    std::fs::write(&path, b"# ok\n12\xff4\n").expect("write");
+    sudobot()
+        .args(["solve", "--file"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "binary.txt: line 2, column 3: not UTF-8 text",
+        ));
+    sudobot()
+        .args(["solve", "-"])
+        .write_stdin(b"\xfe".to_vec())
+        .assert()
+        .code(2)
+        .stderr("sudobot: standard input: line 1, column 1: not UTF-8 text\n");
+}

@@ -257,3 +257,24 @@ fn a_box_shape_only_fits_line_input() {
         "a box shape applies to one-line puzzles only, but the input is Solo game ID"
     );
 }
+
+#[test]
+fn detected_batches_tell_each_line_apart() {
+    let text = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n3x3:zz\n";
+    let puzzles = format::read_puzzles(text, "mixed", &ReadOptions::default()).expect("puzzles");
+    assert_eq!(puzzles.entries.len(), 2);
+    assert!(puzzles.entries[0].puzzle.is_ok());
+    let err = puzzles.entries[1]
+        .puzzle
+        .as_ref()
+        .expect_err("a truncated game ID");
+    // Read as a game ID, not as a one-line puzzle with a bad ':' or a bad length.
+    assert!(
+        !matches!(
+            err.kind,
+            format::ParseErrorKind::BadSymbol { .. } | format::ParseErrorKind::BadLength { .. }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.position.map(|p| p.line), Some(2));
+}

@@ -111,8 +111,8 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColourChoice::Auto)]
     pub color: ColourChoice,
 
-    /// Count the solutions instead of printing one, stopping at LIMIT (at least 2; write
-    /// `--count=LIMIT`).
+    /// Count the solutions instead of printing one, stopping at LIMIT (default 1000, at
+    /// least 2; write `--count=LIMIT`).
     #[arg(
         long,
         value_name = "LIMIT",

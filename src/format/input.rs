@@ -138,6 +138,16 @@ pub enum InputError {
         /// Why.
         error: std::io::Error,
     },
+    /// The input is not UTF-8 text.
+    #[error("{source_name}: line {line}, column {column}: not UTF-8 text")]
+    NotText {
+        /// The path or "standard input".
+        source_name: String,
+        /// 1-based line of the first bad byte.
+        line: usize,
+        /// 1-based column (in characters) of the first bad byte.
+        column: usize,
+    },
     /// A geometry was given for a format that carries its own.
     #[error("a box shape applies to one-line puzzles only, but the input is {format}")]
     GeometryForFormat {
@@ -148,22 +158,40 @@ pub enum InputError {
 
 /// Reads a file into text, naming the path on failure.
 pub fn read_file(path: &Path) -> Result<String, InputError> {
-    std::fs::read(path)
-        .and_then(|bytes| {
-            String::from_utf8(bytes)
-                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-        })
-        .map_err(|error| InputError::Read {
-            source_name: display_path(path),
-            error,
-        })
+    let source_name = display_path(path);
+    let bytes = std::fs::read(path).map_err(|error| InputError::Read {
+        source_name: source_name.clone(),
+        error,
+    })?;
+    into_text(bytes, source_name)
 }
 
 /// Reads all of a reader (standard input) into text.
-pub fn read_stdin(reader: impl std::io::Read) -> Result<String, InputError> {
-    std::io::read_to_string(reader).map_err(|error| InputError::Read {
-        source_name: "standard input".into(),
-        error,
+pub fn read_stdin(mut reader: impl std::io::Read) -> Result<String, InputError> {
+    let source_name = "standard input".to_string();
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|error| InputError::Read {
+            source_name: source_name.clone(),
+            error,
+        })?;
+    into_text(bytes, source_name)
+}
+
+/// Bytes as UTF-8 text, or an error naming the line and column of the first bad byte.
+fn into_text(bytes: Vec<u8>, source_name: String) -> Result<String, InputError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // `valid` is UTF-8 by construction, so counting its characters is exact.
+        let before = String::from_utf8_lossy(valid);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        InputError::NotText {
+            source_name,
+            line,
+            column,
+        }
     })
 }
 
@@ -172,7 +200,8 @@ fn display_path(path: &Path) -> String {
 }
 
 /// Splits an input into puzzles: one-line puzzles and Solo game IDs one a line (blank and `#`
-/// lines skipped, LF or CRLF), Solo grid text as one puzzle. A puzzle that cannot be read is
+/// lines skipped, LF or CRLF; when the format is detected, each line is detected on its own, so
+/// the two may be mixed), Solo grid text as one puzzle. A puzzle that cannot be read is
 /// an [`Entry`] with an error carrying the input's line number; only an input with no puzzle at
 /// all, or options that do not fit its format, fail as a whole.
 pub fn read_puzzles(
@@ -202,7 +231,14 @@ pub fn read_puzzles(
             .enumerate()
             .filter(|(_, l)| !is_skipped(l))
             .map(|(n, l)| {
-                let puzzle = match (format, &options.geometry) {
+                // Undetected line-by-line input is told apart line by line, so a file may mix
+                // one-line puzzles and game IDs.
+                let this = match options.format {
+                    None if options.geometry.is_none() && looks_like_solo_id(l) => Format::SoloId,
+                    None => Format::Line,
+                    Some(forced) => forced,
+                };
+                let puzzle = match (this, &options.geometry) {
                     (Format::SoloId, _) => solo_id::parse(l.trim()),
                     (_, Some(geometry)) => parse_trimmed(l, |t| line::parse_with(t, geometry)),
                     (_, None) => parse_trimmed(l, line::parse),
