@@ -552,3 +552,58 @@ fn binary_input_names_the_first_bad_byte() {
         .code(2)
         .stderr("sudobot: standard input: line 1, column 1: not UTF-8 text\n");
 }
+
+#[test]
+fn pretty_output_reads_back_as_input() {
+    let pretty = stdout_of(sudobot().args(["solve", "-o", "pretty", "--color", "always", PUZZLE]));
+    sudobot()
+        .args(["solve", "-o", "line", "-"])
+        .write_stdin(pretty)
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"));
+    // A batch in pretty form (comment headers, blank lines between grids) reads back in order.
+    let batch = stdout_of(
+        sudobot()
+            .args(["solve", "-o", "pretty", "--ascii", "-"])
+            .write_stdin(format!("{PUZZLE}\n{SIX}\n")),
+    );
+    let lines = stdout_of(
+        sudobot()
+            .args(["solve", "--format", "pretty", "-o", "line", "-"])
+            .write_stdin(batch),
+    );
+    let lines: Vec<&str> = lines.lines().collect();
+    assert_eq!(lines[0], SOLUTION);
+    assert_solves(SIX, lines[1]);
+}
+
+#[test]
+fn hand_drawn_ascii_grids_are_read() {
+    let compact = "\
++---+---+---+
+|4..|...|8.5|
+|.3.|...|...|
+|...|7..|...|
++---+---+---+
+|.2.|...|.6.|
+|...|.8.|4..|
+|...|.1.|...|
++---+---+---+
+|...|6.3|.7.|
+|5..|2..|...|
+|1.4|...|...|
++---+---+---+
+";
+    sudobot()
+        .args(["solve", "-o", "line", compact])
+        .assert()
+        .success()
+        .stdout(format!("{SOLUTION}\n"));
+    let shifted = compact.replacen("|.3.|", "|.3..|", 1);
+    sudobot()
+        .args(["solve", &shifted])
+        .assert()
+        .code(2)
+        .stderr("sudobot: line 3, column 5: '.' is not where the first row has a cell\n");
+}

@@ -155,6 +155,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
             InputFormat::Line => Format::Line,
             InputFormat::SoloText => Format::SoloText,
             InputFormat::SoloId => Format::SoloId,
+            InputFormat::Pretty => Format::Pretty,
         }),
         geometry,
         diagonals: args.diagonals,

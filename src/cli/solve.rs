@@ -39,6 +39,10 @@ Input formats (detected; --format forces one):
              '_' for a blank on an X diagonal, jigsaw walls. One puzzle per input.
   solo-id    A Solo game ID: 3x3:..., 2x3:..., 3x3x:... (X), 9j:...,walls (jigsaw). One a line.
              Killer IDs (3x3k:...) are not supported yet.
+  pretty     A drawn grid: sudobot's pretty output (Unicode or --ascii) or a similar ASCII
+             drawing with an outer border ('+-------+', '| 4 . . | . . . |', '|4..|...|').
+             Cells are the symbols; the regions are what the walls enclose (boxes or a
+             jigsaw). Several grids separated by blank lines make a batch.
 
 Output (--output):
   pretty     the grid with its boxes or jigsaw regions drawn (--ascii for plain characters)
@@ -146,6 +150,8 @@ pub enum InputFormat {
     SoloText,
     /// A Solo game ID.
     SoloId,
+    /// A drawn grid (pretty output, or ASCII like `| 4 . . | . . . |`).
+    Pretty,
 }
 
 /// Output formats.

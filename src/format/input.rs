@@ -3,12 +3,13 @@
 //! a file) into numbered puzzles ([`read_puzzles`]).
 //!
 //! One-line puzzles and Solo game IDs come one a line, so an input can hold many of them (a
-//! batch). Solo grid text spans several lines and is always exactly one puzzle.
+//! batch); so can drawn grids, separated by blank lines. Solo grid text spans several lines and
+//! is always exactly one puzzle.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Format, ParseError, ParseErrorKind, Position, line, solo_id, solo_text};
+use super::{Format, ParseError, ParseErrorKind, Position, line, pretty, solo_id, solo_text};
 use crate::grid::{Geometry, Grid};
 
 /// Whether a line is skipped between puzzles: blank, or a `#` comment.
@@ -45,6 +46,7 @@ fn is_cell_row(line: &str) -> bool {
 /// Tells which format a text is in. Never fails: text that fits nothing is reported as one-line,
 /// whose parser then names the first character that does not fit.
 ///
+/// - a first line starting with a border (`+`, `|`, `┌`, ...) is a drawn grid (pretty);
 /// - a first puzzle line like `3x3:...` or `9j:...` is a Solo game ID;
 /// - lines with `|` walls, `-`/`+` rules or space-separated single-character cells are Solo grid
 ///   text;
@@ -54,6 +56,9 @@ pub fn detect(text: &str) -> Format {
     let Some(first) = lines.next() else {
         return Format::Line;
     };
+    if pretty::looks_like_drawing(first) {
+        return Format::Pretty;
+    }
     if looks_like_solo_id(first) {
         return Format::SoloId;
     }
@@ -78,6 +83,10 @@ pub fn parse(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
             solo_id::parse(line.trim()).map_err(|e| e.on_line(number))
         }
         Format::SoloText => solo_text::parse(text),
+        Format::Pretty => match drawn_blocks(text).into_iter().next() {
+            Some((number, block)) => pretty::parse(&block).map_err(|e| e.on_line(number)),
+            None => Err(ParseError::whole(ParseErrorKind::Empty)),
+        },
     }
 }
 
@@ -226,6 +235,13 @@ pub fn read_puzzles(
                 puzzle: solo_text::parse(text),
             }]
         }
+        Format::Pretty => drawn_blocks(text)
+            .into_iter()
+            .map(|(line, block)| Entry {
+                line,
+                puzzle: pretty::parse(&block).map_err(|e| e.on_line(line)),
+            })
+            .collect(),
         Format::Line | Format::SoloId => text
             .lines()
             .enumerate()
@@ -259,6 +275,29 @@ pub fn read_puzzles(
         }
     }
     Ok(Puzzles { format, entries })
+}
+
+/// Drawn grids separated by blank lines: each block's text (from its first line that is not a
+/// `#` comment) with that line's 1-based number.
+fn drawn_blocks(text: &str) -> Vec<(usize, String)> {
+    let mut blocks: Vec<(usize, String)> = Vec::new();
+    let mut open = false;
+    for (n, l) in text.lines().enumerate() {
+        if l.trim().is_empty() {
+            open = false;
+        } else if l.trim_start().starts_with('#') {
+            continue;
+        } else if open {
+            if let Some((_, block)) = blocks.last_mut() {
+                block.push_str(l);
+                block.push('\n');
+            }
+        } else {
+            blocks.push((n + 1, format!("{l}\n")));
+            open = true;
+        }
+    }
+    blocks
 }
 
 /// Parses a line with surrounding whitespace removed, keeping error columns true to the

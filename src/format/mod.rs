@@ -5,9 +5,9 @@
 //! | one line of N*N symbols | [`line`] | `4.....8.5.3....` |
 //! | Solo's Game > Copy grid text | [`solo_text`] | `. 8 . \| 3 . . \| . . 7` |
 //! | Solo game IDs | [`solo_id`] | `3x3:a8a3d7c9b3_6_5a1...` |
-//! | boxes drawn for a terminal | [`pretty`] | |
+//! | boxes drawn for a terminal | [`pretty`] | `│ 4 . . │ . . . │ 8 . 5 │` |
 //!
-//! [`parse`] reads one puzzle in any of the first three, detecting which unless told
+//! [`parse`] reads one puzzle in any of them, detecting which unless told
 //! ([`detect`]); [`read_puzzles`] splits a whole input (a file, say) into numbered puzzles.
 
 mod input;
@@ -34,6 +34,8 @@ pub enum Format {
     SoloText,
     /// A Solo game ID (`3x3:...`, `9j:...,walls`, `3x3x:...`).
     SoloId,
+    /// A drawn grid: [`pretty`] output or a similar ASCII drawing with an outer border.
+    Pretty,
 }
 
 impl fmt::Display for Format {
@@ -42,6 +44,7 @@ impl fmt::Display for Format {
             Format::Line => "one-line",
             Format::SoloText => "Solo grid text",
             Format::SoloId => "Solo game ID",
+            Format::Pretty => "a drawn grid",
         })
     }
 }

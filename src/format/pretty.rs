@@ -12,9 +12,16 @@
 //!
 //! and a jigsaw gets its region outlines. X diagonals are not drawn. Blanks are `.`; values use
 //! the one-line symbols (`1`-`9`, `A`-`Z`, `0` for 36 on 36x36), so every side up to 36 fits.
+//!
+//! [`parse`] reads such drawings back (Unicode or ASCII, colours and all), and also the common
+//! hand-made ASCII grids (`+-------+`, `| 4 . . | . . . |`, or compact `|4..|...|`): cells are
+//! the symbols, regions are what the `|` and `-` walls enclose.
 
-use crate::grid::Grid;
+use std::sync::Arc;
+
+use super::{ParseError, ParseErrorKind};
 use crate::grid::symbol::{self, Style};
+use crate::grid::{Geometry, Grid};
 
 /// Which characters draw the walls.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -188,6 +195,178 @@ impl Chars {
             _ => '┼',
         }
     }
+}
+
+/// Whether a character draws a vertical wall.
+fn is_vertical(c: char) -> bool {
+    matches!(c, '|' | '│' | '┃' | '║')
+}
+
+/// Whether a character draws a horizontal wall.
+fn is_horizontal(c: char) -> bool {
+    matches!(c, '-' | '─' | '━' | '═' | '=')
+}
+
+/// Whether a character is a cell: a value symbol or a blank.
+fn is_cell(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '.' || c == '_'
+}
+
+/// Whether a text starts like a drawn grid: its first line (after blank and `#` lines) starts
+/// with a border character (`+`, `|`, `┌`, `│`, ...). Solo's grid text never does: it has no
+/// outer border.
+pub fn looks_like_drawing(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .and_then(|l| l.chars().next())
+        .is_some_and(|c| c == '+' || is_vertical(c) || ('\u{2500}'..='\u{257f}').contains(&c))
+}
+
+/// Removes ANSI escape sequences (colours) from a line.
+fn strip_ansi(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // CSI: ESC [ parameters, then a final byte in '@'..='~'.
+            if chars.next() == Some('[') {
+                for d in chars.by_ref() {
+                    if ('@'..='~').contains(&d) {
+                        break;
+                    }
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Reads a drawn grid: [`write`]'s output or a similar hand-made one. The side is the number
+/// of cell rows; regions come from the walls (a box shape when they form one, else a jigsaw).
+/// Errors name the line and column.
+pub fn parse(text: &str) -> Result<Grid, ParseError> {
+    let lines: Vec<(usize, Vec<char>)> = text
+        .lines()
+        .enumerate()
+        .map(|(n, l)| {
+            (
+                n + 1,
+                strip_ansi(l).trim_end().chars().collect::<Vec<char>>(),
+            )
+        })
+        .filter(|(_, l)| !l.is_empty() && l.first() != Some(&'#'))
+        .collect();
+    // Cell rows hold symbols; wall rows only walls and spaces.
+    let cell_rows: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].1.iter().any(|&c| is_cell(c)))
+        .collect();
+    let Some(&first) = cell_rows.first() else {
+        return Err(ParseError::whole(ParseErrorKind::Empty));
+    };
+    let side = cell_rows.len();
+    let (first_line, first_chars) = &lines[first];
+    let columns: Vec<usize> = (0..first_chars.len())
+        .filter(|&i| is_cell(first_chars[i]))
+        .collect();
+    if columns.len() != side {
+        return Err(ParseError::at(
+            *first_line,
+            0,
+            ParseErrorKind::Syntax(format!(
+                "a drawn grid with {side} rows needs {side} cells a row, this row has {}",
+                columns.len()
+            )),
+        ));
+    }
+    if side > crate::grid::MAX_SIDE {
+        return Err(ParseError::whole(
+            crate::grid::GridError::BadSide { side }.into(),
+        ));
+    }
+    let mut cells = Vec::with_capacity(side * side);
+    for &i in &cell_rows {
+        let (number, chars) = &lines[i];
+        for (k, &c) in chars.iter().enumerate() {
+            if is_cell(c) && !columns.contains(&k) {
+                let message = format!("'{c}' is not where the first row has a cell");
+                return Err(ParseError::at(
+                    *number,
+                    k + 1,
+                    ParseErrorKind::Syntax(message),
+                ));
+            }
+        }
+        for &k in &columns {
+            let c = chars.get(k).copied().unwrap_or(' ');
+            let value = match c {
+                '.' | '_' => 0,
+                '0' if side != 36 => 0,
+                _ => symbol::from_char(c, side).ok_or_else(|| {
+                    let kind = if c == ' ' {
+                        ParseErrorKind::Syntax("a cell is missing here".into())
+                    } else {
+                        ParseErrorKind::BadSymbol {
+                            found: c,
+                            side,
+                            hint: String::new(),
+                        }
+                    };
+                    ParseError::at(*number, k + 1, kind)
+                })?,
+            };
+            cells.push(value);
+        }
+    }
+    let geometry = regions_from_walls(&lines, &cell_rows, &columns)?;
+    Ok(Grid::new(Arc::new(geometry), cells)?)
+}
+
+/// The geometry the walls of a drawing enclose.
+fn regions_from_walls(
+    lines: &[(usize, Vec<char>)],
+    cell_rows: &[usize],
+    columns: &[usize],
+) -> Result<Geometry, ParseError> {
+    let side = cell_rows.len();
+    let at = |line: usize, k: usize| lines[line].1.get(k).copied().unwrap_or(' ');
+    // Union-find over cells, joining neighbours with no wall between them.
+    let mut parent: Vec<usize> = (0..side * side).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut join = |a: usize, b: usize| {
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        parent[ra.max(rb)] = ra.min(rb);
+    };
+    for (r, &line) in cell_rows.iter().enumerate() {
+        for c in 0..side - 1 {
+            if !(columns[c] + 1..columns[c + 1]).any(|k| is_vertical(at(line, k))) {
+                join(r * side + c, r * side + c + 1);
+            }
+        }
+        if r + 1 < side {
+            for (c, &k) in columns.iter().enumerate() {
+                if !(line + 1..cell_rows[r + 1]).any(|l| is_horizontal(at(l, k))) {
+                    join(r * side + c, (r + 1) * side + c);
+                }
+            }
+        }
+    }
+    let labels: Vec<usize> = (0..side * side).map(|i| root(&mut parent, i)).collect();
+    let jigsaw = Geometry::jigsaw(side, &labels).map_err(|e| ParseError::whole(e.into()))?;
+    // Prefer the box shape the regions match, so a boxed drawing reads as boxes.
+    let boxed = (1..=side)
+        .filter(|w| side % w == 0)
+        .filter_map(|w| Geometry::boxed(w, side / w).ok())
+        .find(|g| g.region_map() == jigsaw.region_map());
+    Ok(boxed.unwrap_or(jigsaw))
 }
 
 #[cfg(test)]
