@@ -227,6 +227,22 @@ proptest! {
     }
 
     #[test]
+    fn damaged_drawings_never_panic(
+        grid in any_jigsaw_grid(),
+        edits in proptest::collection::vec((any::<u16>(), select(&['.', '1', 'Z', ' ', '|', '-', '+', '\n', '│', '─', '┼'][..])), 1..8),
+    ) {
+        let mut chars: Vec<char> = pretty::write(&grid).chars().collect();
+        for (at, c) in edits {
+            let i = at as usize % chars.len();
+            chars[i] = c;
+        }
+        let text: String = chars.into_iter().collect();
+        if let Ok(back) = format::parse(&text, None) {
+            prop_assert!(back.side() <= 36);
+        }
+    }
+
+    #[test]
     fn batch_reading_keeps_line_numbers(grids in proptest::collection::vec(any_grid(), 1..6), crlf in any::<bool>()) {
         let grids: Vec<Grid> = grids.into_iter().filter(|g| Geometry::for_side(g.side()).as_ref() == Ok(g.geometry())).collect();
         prop_assume!(!grids.is_empty());
@@ -254,9 +270,9 @@ proptest! {
     }
 
     #[test]
-    fn readers_never_panic(text in "[.0-9A-Za-z|+_:,# \r\n-]{0,300}") {
+    fn readers_never_panic(text in "[.0-9A-Za-z|+_:,# \r\n│─┌┐└┘├┤┬┴┼\x1b\\[-]{0,300}") {
         let _ = format::parse(&text, None);
-        for f in [Format::Line, Format::SoloText, Format::SoloId] {
+        for f in [Format::Line, Format::SoloText, Format::SoloId, Format::Pretty] {
             let _ = format::parse(&text, Some(f));
         }
         if let Ok(puzzles) = format::read_puzzles(&text, "test", &ReadOptions::default()) {
