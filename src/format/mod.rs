@@ -2,7 +2,7 @@
 //!
 //! | format | module | example |
 //! |---|---|---|
-//! | one line of N*N symbols | [`line`] | `4.....8.5.3....` |
+//! | one line of N*N symbols | [`line`](mod@line) | `4.....8.5.3....` |
 //! | Solo's Game > Copy grid text | [`solo_text`] | `. 8 . \| 3 . . \| . . 7` |
 //! | Solo game IDs | [`solo_id`] | `3x3:a8a3d7c9b3_6_5a1...` |
 //! | boxes drawn for a terminal | [`pretty`] | `│ 4 . . │ . . . │ 8 . 5 │` |

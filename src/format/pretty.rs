@@ -244,7 +244,7 @@ fn strip_ansi(line: &str) -> String {
     out
 }
 
-/// Reads a drawn grid: [`write`]'s output or a similar hand-made one. The side is the number
+/// Reads a drawn grid: [`write()`]'s output or a similar hand-made one. The side is the number
 /// of cell rows; regions come from the walls (a box shape when they form one, else a jigsaw).
 /// Errors name the line and column.
 pub fn parse(text: &str) -> Result<Grid, ParseError> {
