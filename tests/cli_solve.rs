@@ -301,7 +301,7 @@ fn bad_characters_name_line_column_and_character() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "column 41: ' ' is not a value of a 9x9 grid; spaces are not allowed",
+            "column 41: ' ' is not a sudoku symbol; spaces are not allowed inside a line",
         ));
 }
 
@@ -419,13 +419,15 @@ fn format_line_forced_reads_solo_text_as_one_line() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "line 1, column 2: ' ' is not a value",
+            "line 1, column 2: ' ' is not a sudoku symbol",
         ));
     sudobot()
         .args(["solve", "--format", "line", "3x3:a8a3d7c9"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("column 2: 'x' is not a value"));
+        .stderr(predicate::str::contains(
+            "column 4: ':' is not a sudoku symbol",
+        ));
 }
 
 #[test]
@@ -606,4 +608,17 @@ fn hand_drawn_ascii_grids_are_read() {
         .assert()
         .code(2)
         .stderr("sudobot: line 3, column 5: '.' is not where the first row has a cell\n");
+}
+
+#[test]
+fn a_file_name_as_the_puzzle_suggests_file() {
+    let path = fixture("x.txt");
+    let name = path.to_str().expect("UTF-8 path");
+    sudobot()
+        .args(["solve", name])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "note: {name} is a file; to read puzzles from it, use --file {name}"
+        )));
 }

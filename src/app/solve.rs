@@ -224,7 +224,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
 
 /// Where the input came from, for messages.
 enum Source {
-    Argument,
+    /// The PUZZLE argument, kept for hints.
+    Argument(String),
     Stdin,
     File(String),
 }
@@ -232,7 +233,7 @@ enum Source {
 impl Source {
     fn name(&self) -> String {
         match self {
-            Source::Argument => "the argument".into(),
+            Source::Argument(_) => "the argument".into(),
             Source::Stdin => "standard input".into(),
             Source::File(path) => path.clone(),
         }
@@ -243,7 +244,7 @@ impl Source {
         match self {
             Source::File(path) => format!("{path}: "),
             Source::Stdin => "standard input: ".into(),
-            Source::Argument => String::new(),
+            Source::Argument(_) => String::new(),
         }
     }
 }
@@ -259,7 +260,7 @@ fn read_input(args: &SolveArgs) -> anyhow::Result<Option<(String, Source)>> {
             format::read_stdin(io::stdin().lock())?,
             Source::Stdin,
         ))),
-        Some(p) => Ok(Some((p.to_string(), Source::Argument))),
+        Some(p) => Ok(Some((p.to_string(), Source::Argument(p.to_string())))),
         None if !io::stdin().is_terminal() => Ok(Some((
             format::read_stdin(io::stdin().lock())?,
             Source::Stdin,
@@ -324,7 +325,17 @@ fn print_single(
     let prefix = source.prefix();
     let puzzle = done.puzzle.as_ref();
     match (&done.outcome, mode) {
-        (Outcome::BadInput(e), _) => eprintln!("sudobot: {prefix}{e}"),
+        (Outcome::BadInput(e), _) => {
+            eprintln!("sudobot: {prefix}{e}");
+            // `sudobot solve puzzles.txt` is an easy slip for `--file puzzles.txt`.
+            if let Source::Argument(arg) = source
+                && std::path::Path::new(arg).is_file()
+            {
+                eprintln!(
+                    "sudobot: note: {arg} is a file; to read puzzles from it, use --file {arg}"
+                );
+            }
+        }
         (Outcome::Invalid(c), _) => eprintln!("sudobot: {prefix}invalid givens: {c}"),
         (Outcome::Counted(count), _) => {
             let plural = if count.found == 1 && count.exhaustive {

@@ -67,7 +67,7 @@ Output (--output):
 
 Exit codes:
   0  solved: exactly one solution (also for --check and --count)
-  1  a runtime failure (e.g. standard output closed)
+  1  a runtime failure (e.g. standard output cannot be written)
   2  bad input: missing or unreadable file, empty input, wrong length, a bad character
      (line and column named), two equal givens in a house (both cells and the house named)
   3  no solution

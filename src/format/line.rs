@@ -20,10 +20,11 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
         return Err(ParseError::whole(ParseErrorKind::Empty));
     }
     let Some(side) = (1..=MAX_SIDE).find(|s| s * s == count) else {
-        // A stray character is the likelier mistake when one does not fit any grid, so name
-        // it before complaining about the length.
+        // A stray character (a space, a '?') is the likelier mistake when the length fits no
+        // grid, so name it before complaining about the length. Letters are left alone: with
+        // the side unknown, 'G' may well be a value.
         let side = nearest_side(count);
-        if let Some(error) = first_bad_symbol(text, side) {
+        if let Some(error) = first_bad_symbol(text, side, false) {
             return Err(error);
         }
         let expected = side * side;
@@ -49,9 +50,23 @@ fn nearest_side(count: usize) -> usize {
         .unwrap_or(9)
 }
 
-/// The first character that is neither a blank nor a value on a grid of `side`, as an error.
-fn first_bad_symbol(text: &str, side: usize) -> Option<ParseError> {
+/// The first character that is neither a blank nor a value on a grid of `side`, as an error;
+/// with `letters` false, only characters that are no value on any grid.
+fn first_bad_symbol(text: &str, side: usize, letters: bool) -> Option<ParseError> {
     text.chars().enumerate().find_map(|(i, c)| {
+        if !letters {
+            let symbol = c.is_ascii_alphanumeric() || c == '.';
+            let hint = if c.is_whitespace() {
+                "; spaces are not allowed inside a line"
+            } else {
+                "; use 1-9 and A-Z for values, '.' or '0' for blanks"
+            };
+            let kind = ParseErrorKind::NotASymbol {
+                found: c,
+                hint: hint.into(),
+            };
+            return (!symbol).then(|| ParseError::at(1, i + 1, kind));
+        }
         value_of(c, side)
             .err()
             .map(|kind| ParseError::at(1, i + 1, kind))
@@ -88,7 +103,7 @@ pub fn parse_with(text: &str, geometry: &Arc<Geometry>) -> Result<Grid, ParseErr
     let found = text.chars().count();
     let expected = side * side;
     if found != expected {
-        if let Some(error) = first_bad_symbol(text, side) {
+        if let Some(error) = first_bad_symbol(text, side, true) {
             return Err(error);
         }
         let column = if found < expected {

@@ -91,6 +91,14 @@ pub enum ParseErrorKind {
         /// Extra advice, possibly empty (starts with "; " or " (").
         hint: String,
     },
+    /// A character that is no value on any grid (the side not being known yet).
+    #[error("'{found}' is not a sudoku symbol{hint}")]
+    NotASymbol {
+        /// The character.
+        found: char,
+        /// Extra advice, possibly empty (starts with "; ").
+        hint: String,
+    },
     /// Malformed structure, described in words.
     #[error("{0}")]
     Syntax(String),
