@@ -135,7 +135,6 @@ fn severity(code: Code) -> u8 {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
-    let started = Instant::now();
     let Some((text, source)) = read_input(&args)? else {
         eprintln!(
             "sudobot: no puzzle given: pass it as an argument, `-` to read standard input, or --file FILE \
@@ -160,6 +159,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         geometry,
         diagonals: args.diagonals,
     };
+    // Timing starts once the text is in, so waiting on standard input does not count.
+    let started = Instant::now();
     let puzzles = format::read_puzzles(&text, &source.name(), &options)?;
     let mode = match (args.count, args.check) {
         (Some(limit), _) => Mode::Count(limit),
@@ -195,10 +196,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     };
 
     let mut out = BufWriter::new(io::stdout().lock());
-    let printed = if batch {
-        print_batch(&mut out, &results, mode, &printer)
-    } else {
-        print_single(&mut out, &results[0], mode, &printer, &source)
+    let printed = match results.as_slice() {
+        [single] => print_single(&mut out, single, mode, &printer, &source),
+        all => print_batch(&mut out, all, mode, &printer),
     };
     let flushed = printed.and_then(|()| out.flush());
     // A closed pipe (`| head`) is the reader's choice, not a failure worth a message.
