@@ -73,7 +73,7 @@ impl Geometry {
     /// A grid of `width x height` boxes: side `width * height`.
     pub fn boxed(width: usize, height: usize) -> Result<Geometry, GridError> {
         let side = width * height;
-        if width == 0 || height == 0 || side < 1 || side > MAX_SIDE {
+        if width == 0 || height == 0 || !(1..=MAX_SIDE).contains(&side) {
             return Err(GridError::BadBox { width, height });
         }
         let region_of = (0..side * side)
@@ -101,7 +101,7 @@ impl Geometry {
             return Geometry::boxed(1, 1);
         }
         let height = (1..=side)
-            .filter(|h| side % h == 0 && h * h <= side)
+            .filter(|&h| side.is_multiple_of(h) && h * h <= side)
             .max()
             .unwrap_or(1);
         if height == 1 {

@@ -250,7 +250,7 @@ impl Board {
             }
             let mut pairs = [0u32; 3];
             let mut found = false;
-            for band in 0..3 {
+            for (band, pair) in pairs.iter_mut().enumerate() {
                 let unsolved = self.unsolved[band];
                 if unsolved == 0 {
                     continue;
@@ -275,7 +275,7 @@ impl Board {
                         }
                     }
                 }
-                pairs[band] = unsolved & twice & !thrice;
+                *pair = unsolved & twice & !thrice;
             }
             if !found {
                 return Ok(pairs);
