@@ -242,21 +242,24 @@ impl Grid {
     pub fn conflict(&self) -> Option<Conflict> {
         let side = self.side();
         for house in self.geometry.houses() {
-            let mut seen = [usize::MAX; MAX_SIDE + 1];
-            for &i in &house.cells {
+            let mut seen = 0u64;
+            for (k, &i) in house.cells.iter().enumerate() {
                 let v = self.cells[i];
-                if v == 0 {
-                    continue;
-                }
-                if seen[v as usize] != usize::MAX {
+                let bit = (1u64 << v) & !1;
+                if seen & bit != 0 {
+                    let first = house.cells[..k]
+                        .iter()
+                        .find(|&&j| self.cells[j] == v)
+                        .copied()
+                        .unwrap_or(i);
                     return Some(Conflict {
                         value: v,
-                        first: Cell::from_index(seen[v as usize], side),
+                        first: Cell::from_index(first, side),
                         second: Cell::from_index(i, side),
                         house: house.kind,
                     });
                 }
-                seen[v as usize] = i;
+                seen |= bit;
             }
         }
         None
