@@ -32,11 +32,7 @@ pub fn parse_with(text: &str, geometry: &Arc<Geometry>) -> Result<Grid, ParseErr
         return Err(ParseError::at(
             1,
             1,
-            ParseErrorKind::WrongLength {
-                side,
-                expected: side * side,
-                found,
-            },
+            ParseErrorKind::WrongLength { side, expected: side * side, found },
         ));
     }
     let mut cells = Vec::with_capacity(found);
@@ -50,15 +46,7 @@ pub fn parse_with(text: &str, geometry: &Arc<Geometry>) -> Result<Grid, ParseErr
                 } else {
                     String::new()
                 };
-                ParseError::at(
-                    1,
-                    i + 1,
-                    ParseErrorKind::BadSymbol {
-                        found: c,
-                        side,
-                        hint,
-                    },
-                )
+                ParseError::at(1, i + 1, ParseErrorKind::BadSymbol { found: c, side, hint })
             })?,
         };
         cells.push(v);
@@ -71,13 +59,7 @@ pub fn write(grid: &Grid) -> String {
     let side = grid.side();
     grid.cells()
         .iter()
-        .map(|&v| {
-            if v == 0 {
-                '.'
-            } else {
-                symbol::to_char(v, side, Style::Line).unwrap_or('?')
-            }
-        })
+        .map(|&v| if v == 0 { '.' } else { symbol::to_char(v, side, Style::Line).unwrap_or('?') })
         .collect()
 }
 

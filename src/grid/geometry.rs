@@ -82,12 +82,7 @@ impl Geometry {
                 ((r / height) * (side / width) + c / width) as u8
             })
             .collect();
-        Ok(Geometry::build(
-            side,
-            Regions::Boxes { width, height },
-            false,
-            region_of,
-        ))
+        Ok(Geometry::build(side, Regions::Boxes { width, height }, false, region_of))
     }
 
     /// The usual box shape for a side: boxes as square as possible, wider than tall
@@ -100,10 +95,8 @@ impl Geometry {
         if side == 1 {
             return Geometry::boxed(1, 1);
         }
-        let height = (1..=side)
-            .filter(|&h| side.is_multiple_of(h) && h * h <= side)
-            .max()
-            .unwrap_or(1);
+        let height =
+            (1..=side).filter(|&h| side.is_multiple_of(h) && h * h <= side).max().unwrap_or(1);
         if height == 1 {
             return Err(GridError::NoBoxShape { side });
         }
@@ -131,10 +124,7 @@ impl Geometry {
             renumbered.push(id);
         }
         if relabel.len() != side {
-            return Err(GridError::JigsawRegionCount {
-                side,
-                found: relabel.len(),
-            });
+            return Err(GridError::JigsawRegionCount { side, found: relabel.len() });
         }
         let mut sizes = vec![0usize; side];
         for &id in &renumbered {
@@ -175,13 +165,8 @@ impl Geometry {
             });
         }
         for b in 0..side {
-            let cells = (0..side * side)
-                .filter(|&i| region_of[i] as usize == b)
-                .collect();
-            houses.push(House {
-                kind: HouseKind::Region(b),
-                cells,
-            });
+            let cells = (0..side * side).filter(|&i| region_of[i] as usize == b).collect();
+            houses.push(House { kind: HouseKind::Region(b), cells });
         }
         if diagonals {
             houses.push(House {
@@ -193,13 +178,7 @@ impl Geometry {
                 cells: (0..side).map(|i| i * side + (side - 1 - i)).collect(),
             });
         }
-        Geometry {
-            side,
-            regions,
-            diagonals,
-            region_of,
-            houses,
-        }
+        Geometry { side, regions, diagonals, region_of, houses }
     }
 
     /// Cells per row, column and region (N).
@@ -232,12 +211,7 @@ impl Geometry {
 
     /// Whether this is the classic 9x9 grid with 3x3 boxes and no extra houses.
     pub fn is_classic(&self) -> bool {
-        !self.diagonals
-            && self.regions
-                == Regions::Boxes {
-                    width: 3,
-                    height: 3,
-                }
+        !self.diagonals && self.regions == Regions::Boxes { width: 3, height: 3 }
     }
 
     /// Region index of a cell.

@@ -26,10 +26,7 @@ pub struct Cell {
 impl Cell {
     /// The cell at a reading-order index on a grid of the given side.
     pub fn from_index(index: usize, side: usize) -> Cell {
-        Cell {
-            row: index / side,
-            col: index % side,
-        }
+        Cell { row: index / side, col: index % side }
     }
 
     /// Reading-order index on a grid of the given side.
@@ -133,11 +130,7 @@ pub struct Conflict {
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} and {} both hold {} in {}",
-            self.first, self.second, self.value, self.house
-        )
+        write!(f, "{} and {} both hold {} in {}", self.first, self.second, self.value, self.house)
     }
 }
 
@@ -271,11 +264,7 @@ impl Grid {
         self.geometry == puzzle.geometry
             && self.is_full()
             && self.conflict().is_none()
-            && puzzle
-                .cells
-                .iter()
-                .zip(&self.cells)
-                .all(|(&p, &s)| p == 0 || p == s)
+            && puzzle.cells.iter().zip(&self.cells).all(|(&p, &s)| p == 0 || p == s)
     }
 
     /// Cells whose value differs from `other` (same geometry assumed), in reading order.

@@ -47,14 +47,8 @@ const BOXES_OF_ROW: [u8; 512] = {
 /// mini-rows that are part of some row-to-box permutation contained in the pattern; 0 when none
 /// fits (the digit cannot be placed in this band).
 const PERMUTATION_MASK: [u32; 512] = {
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
+    const PERMS: [[usize; 3]; 6] =
+        [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     let mut t = [0u32; 512];
     let mut s: usize = 0;
     while s < 512 {
@@ -128,12 +122,7 @@ struct Board {
 
 impl Board {
     fn new() -> Board {
-        Board {
-            f: [[BAND; 9]; 3],
-            unsolved: [BAND; 3],
-            pending: 0,
-            column_pending: 0,
-        }
+        Board { f: [[BAND; 9]; 3], unsolved: [BAND; 3], pending: 0, column_pending: 0 }
     }
 
     /// Fixes `digit` at a band position: the rest of its row is cleared for that digit and the
@@ -204,11 +193,7 @@ impl Board {
     #[inline(always)]
     fn update_columns(&mut self, digit: usize) -> Result<(), Dead> {
         let fold = |w: u32| (w | w >> 9 | w >> 18) & 0x1FF;
-        let cols = [
-            fold(self.f[0][digit]),
-            fold(self.f[1][digit]),
-            fold(self.f[2][digit]),
-        ];
+        let cols = [fold(self.f[0][digit]), fold(self.f[1][digit]), fold(self.f[2][digit])];
         let mut keep = [0u32; 3];
         for stack in 0..3 {
             let shift = stack * 3;
@@ -414,11 +399,7 @@ pub(super) fn search(puzzle: &Grid, sink: &mut Sink) -> u64 {
             board.assign(band, d, bit);
         }
     }
-    let mut search = Search {
-        puzzle,
-        sink,
-        guesses: 0,
-    };
+    let mut search = Search { puzzle, sink, guesses: 0 };
     search.explore(board);
     search.guesses
 }
