@@ -91,8 +91,8 @@ fn locked_candidate_tables(g: &crate::grid::Geometry) -> (Vec<Segment>, Vec<Grou
     // by_region[region][orientation] and by_line[orientation][line] list segment indices.
     let mut by_region = vec![[Vec::new(), Vec::new()]; side];
     let mut by_line = [vec![Vec::new(); side], vec![Vec::new(); side]];
-    for orientation in 0..2 {
-        for line in 0..side {
+    for (orientation, lines) in by_line.iter_mut().enumerate() {
+        for (line, line_segments) in lines.iter_mut().enumerate() {
             let line_cells: Vec<u16> = (0..side)
                 .map(|k| if orientation == 0 { line * side + k } else { k * side + line } as u16)
                 .collect();
@@ -117,7 +117,7 @@ fn locked_candidate_tables(g: &crate::grid::Geometry) -> (Vec<Segment>, Vec<Grou
                     .filter(|c| !cells.contains(c))
                     .collect();
                 by_region[region][orientation].push(segments.len());
-                by_line[orientation][line].push(segments.len());
+                line_segments.push(segments.len());
                 segments.push(Segment { cells, line_rest, region_rest });
             }
         }
