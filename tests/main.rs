@@ -2,3 +2,5 @@
 
 // `sudobot solve` end to end through the binary.
 mod cli_solve;
+// The solvers: benchmark sets, the two engines against each other, brute-force counts.
+mod solver;
