@@ -16,8 +16,11 @@
 //! Then it branches on the unsolved cell with the fewest candidates, copying the state (a few
 //! KiB at most) for each value tried.
 
+use std::rc::Rc;
+use std::sync::Arc;
+
 use super::Sink;
-use crate::grid::Grid;
+use crate::grid::{Geometry, Grid};
 
 /// Static tables for one geometry.
 struct Tables {
@@ -85,7 +88,7 @@ impl Tables {
 
 /// Builds the line/region segments of a geometry and the groups that cover each house. Lines
 /// lying inside one region (a 1-wide box) give no segments worth checking and are skipped.
-fn locked_candidate_tables(g: &crate::grid::Geometry) -> (Vec<Segment>, Vec<Group>) {
+fn locked_candidate_tables(g: &Geometry) -> (Vec<Segment>, Vec<Group>) {
     let side = g.side();
     let mut segments = Vec::new();
     // by_region[region][orientation] and by_line[orientation][line] list segment indices.
@@ -151,23 +154,45 @@ enum Dead {
     Contradiction,
 }
 
+thread_local! {
+    /// The tables of the last geometry this thread solved: batches are usually one shape, and
+    /// building the tables costs more than solving a small puzzle.
+    static LAST_TABLES: std::cell::RefCell<Option<(Arc<Geometry>, Rc<Tables>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+fn tables_for(puzzle: &Grid) -> Rc<Tables> {
+    LAST_TABLES.with(|cell| {
+        let mut cached = cell.borrow_mut();
+        if let Some((geometry, tables)) = cached.as_ref()
+            && (Arc::ptr_eq(geometry, puzzle.geometry_arc()) || **geometry == *puzzle.geometry())
+        {
+            return Rc::clone(tables);
+        }
+        let tables = Rc::new(Tables::new(puzzle));
+        *cached = Some((Arc::clone(puzzle.geometry_arc()), Rc::clone(&tables)));
+        tables
+    })
+}
+
 /// Depth-first search reporting every solution to `sink` until it has enough. Returns the
 /// number of branch points.
 pub(super) fn search(puzzle: &Grid, sink: &mut Sink) -> u64 {
     if !sink.wants_more() {
         return 0;
     }
-    let t = Tables::new(puzzle);
+    let t = tables_for(puzzle);
+    let t = &*t;
     let n = t.side * t.side;
     let mut state = State { cand: vec![t.full; n], value: vec![0; n], unsolved: n };
     let mut stack = Vec::new();
     for (i, &v) in puzzle.cells().iter().enumerate() {
-        if v != 0 && place(&t, &mut state, i, v, &mut stack).is_err() {
+        if v != 0 && place(t, &mut state, i, v, &mut stack).is_err() {
             return 0;
         }
     }
     let mut guesses = 0;
-    recurse(&t, &mut vec![state], 0, puzzle, sink, &mut guesses);
+    recurse(t, &mut vec![state], 0, puzzle, sink, &mut guesses);
     guesses
 }
 
