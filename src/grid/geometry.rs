@@ -3,6 +3,7 @@
 //! houses, so solvers and checkers walk plain index lists.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use super::{Cell, GridError, MAX_SIDE};
 
@@ -101,6 +102,17 @@ impl Geometry {
             return Err(GridError::NoBoxShape { side });
         }
         Geometry::boxed(side / height, height)
+    }
+
+    /// [`Geometry::for_side`], built once per side and shared: parsing a file of puzzles then
+    /// costs no geometry building per line.
+    pub fn standard(side: usize) -> Result<Arc<Geometry>, GridError> {
+        static STANDARD: [OnceLock<Result<Arc<Geometry>, GridError>>; MAX_SIDE + 1] =
+            [const { OnceLock::new() }; MAX_SIDE + 1];
+        match STANDARD.get(side) {
+            Some(slot) => slot.get_or_init(|| Geometry::for_side(side).map(Arc::new)).clone(),
+            None => Err(GridError::BadSide { side }),
+        }
     }
 
     /// A jigsaw grid: `region_of[i]` names the region of cell `i` (any labels; they are
@@ -233,5 +245,64 @@ impl Geometry {
     pub fn on_diagonal(&self, index: usize) -> bool {
         let (r, c) = (index / self.side, index % self.side);
         r == c || r + c == self.side - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usual_box_shapes() {
+        let shape = |n| Geometry::for_side(n).map(|g| g.box_shape());
+        assert_eq!(shape(9), Ok(Some((3, 3))));
+        assert_eq!(shape(6), Ok(Some((3, 2))));
+        assert_eq!(shape(12), Ok(Some((4, 3))));
+        assert_eq!(shape(36), Ok(Some((6, 6))));
+        assert_eq!(shape(7), Err(GridError::NoBoxShape { side: 7 }));
+        assert_eq!(shape(37), Err(GridError::BadSide { side: 37 }));
+    }
+
+    #[test]
+    fn standard_geometries_are_shared() {
+        let a = Geometry::standard(16).unwrap();
+        let b = Geometry::standard(16).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(*a, Geometry::for_side(16).unwrap());
+        assert!(Geometry::standard(99).is_err());
+    }
+
+    #[test]
+    fn jigsaw_errors_name_the_problem() {
+        assert_eq!(
+            Geometry::jigsaw(4, &[0; 15]),
+            Err(GridError::JigsawCellCount { expected: 16, found: 15 })
+        );
+        assert_eq!(
+            Geometry::jigsaw(4, &[0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3]),
+            Err(GridError::JigsawRegionSize {
+                side: 4,
+                size: 5,
+                first_cell: Cell { row: 2, col: 0 }
+            })
+        );
+        let rows_as_regions: Vec<usize> = (0..16).map(|i| i / 4).collect();
+        let g = Geometry::jigsaw(4, &rows_as_regions).unwrap();
+        assert_eq!(g.region_of(5), 1);
+        assert!(!g.is_classic());
+    }
+
+    #[test]
+    fn houses_come_rows_columns_regions_diagonals() {
+        let g = Geometry::boxed(3, 2).unwrap().with_diagonals();
+        let kinds: Vec<HouseKind> = g.houses().iter().map(|h| h.kind).collect();
+        assert_eq!(kinds.len(), 6 * 3 + 2);
+        assert_eq!(kinds[0], HouseKind::Row(0));
+        assert_eq!(kinds[6], HouseKind::Column(0));
+        assert_eq!(kinds[12], HouseKind::Region(0));
+        assert_eq!(kinds[18], HouseKind::Diagonal);
+        // A 3-wide, 2-tall box: cells (0,0..3) and (1,0..3).
+        assert_eq!(g.houses()[12].cells, vec![0, 1, 2, 6, 7, 8]);
+        assert!(g.houses().iter().all(|h| h.cells.len() == 6));
     }
 }
