@@ -1,1 +1,64 @@
-fn main() {}
+//! Solver throughput on the benchmark sets, single-threaded, in "unique" mode (count to 2, the
+//! mode tdoku's published tables use). Criterion reports puzzles per second as `elem/s`.
+//!
+//! ```text
+//! cargo bench --bench solver                 # every set
+//! cargo bench --bench solver -- 1106         # one set
+//! ```
+//!
+//! Large files are benchmarked on a fixed prefix so a run stays around a minute; the tests
+//! solve every puzzle of every file. Wall time is noisy on a shared machine: for CPU-time
+//! figures use `cargo run --release --example throughput -- FILE`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use sudobot::format::line;
+use sudobot::grid::Grid;
+use sudobot::solve::count_solutions;
+
+const SETS: &[(&str, &str, usize)] = &[
+    ("17-clue", "puzzles2_17_clue", 5_000),
+    ("magictour-1465", "puzzles3_magictour_top1465", 1_465),
+    ("hardest-1905-11+", "puzzles5_forum_hardest_1905_11+", 1_000),
+    ("hardest-1106", "puzzles6_forum_hardest_1106", 375),
+    ("serg", "puzzles7_serg_benchmark", 2_000),
+    ("6x6", "sudoku6x6_2x3_gen200.txt", 200),
+    ("12x12", "sudoku12x12_3x4_gen100.txt", 100),
+    ("16x16", "sudoku16x16_gen100.txt", 100),
+    ("25x25", "sudoku25x25_gen20.txt", 20),
+];
+
+fn load(file: &str, take: usize) -> Vec<Grid> {
+    let path = format!("{}/tests/fixtures/bench/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    line::parse_file(&text)
+        .into_iter()
+        .take(take)
+        .map(|(n, g)| g.unwrap_or_else(|e| panic!("{path}:{n}: {e}")))
+        .collect()
+}
+
+fn unique_mode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("unique");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    for &(name, file, take) in SETS {
+        let puzzles = load(file, take);
+        group.throughput(Throughput::Elements(puzzles.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for p in &puzzles {
+                    black_box(count_solutions(black_box(p), 2).map(|c| c.found).unwrap_or(0));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, unique_mode);
+criterion_main!(benches);

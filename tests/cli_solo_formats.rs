@@ -17,9 +17,7 @@ fn sudobot() -> Command {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/solve")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/solve").join(name)
 }
 
 fn read(name: &str) -> String {
@@ -34,10 +32,7 @@ fn solved(args: &[&str]) -> String {
         "sudobot {args:?} failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout)
-        .expect("UTF-8")
-        .trim()
-        .to_string()
+    String::from_utf8(output.stdout).expect("UTF-8").trim().to_string()
 }
 
 /// The one-line form of Solo Copy text: every cell row's tokens except walls, `_` as blank.
@@ -60,10 +55,7 @@ fn game_id_to_line(id: &str) -> String {
     let (params, rest) = id.split_once(':').expect("an ID");
     let desc = rest.split(',').next().expect("a grid");
     let side = if params.contains('j') {
-        params
-            .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-            .parse::<usize>()
-            .expect("side")
+        params.trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse::<usize>().expect("side")
     } else {
         let (c, r) = params
             .trim_end_matches(|c: char| c.is_ascii_alphabetic())
@@ -100,10 +92,7 @@ fn game_id_to_line(id: &str) -> String {
 fn keeps_givens(puzzle: &str, solution: &str) {
     assert_eq!(puzzle.len(), solution.len());
     for (i, (p, s)) in puzzle.chars().zip(solution.chars()).enumerate() {
-        assert!(
-            p == '.' || p.eq_ignore_ascii_case(&s),
-            "cell {i}: given {p} became {s}"
-        );
+        assert!(p == '.' || p.eq_ignore_ascii_case(&s), "cell {i}: given {p} became {s}");
     }
 }
 
@@ -120,13 +109,8 @@ fn copy_text_solves_like_its_line_form() {
         args.extend(extra);
         args.push(&line_form);
         let expected = solved(&args);
-        let from_file = solved(&[
-            "solve",
-            "-o",
-            "line",
-            "--file",
-            fixture(name).to_str().expect("path"),
-        ]);
+        let from_file =
+            solved(&["solve", "-o", "line", "--file", fixture(name).to_str().expect("path")]);
         assert_eq!(from_file, expected, "{name}");
     }
 }
@@ -160,10 +144,7 @@ fn x_copy_text_needs_no_flag() {
     let anti: std::collections::BTreeSet<u8> =
         (0..9).map(|i| solution.as_bytes()[i * 8 + 8]).collect();
     assert_eq!((diagonal.len(), anti.len()), (9, 9), "{solution}");
-    sudobot()
-        .args(["solve", "--check", &copy_text_to_line(&text)])
-        .assert()
-        .code(4);
+    sudobot().args(["solve", "--check", &copy_text_to_line(&text)]).assert().code(4);
     keeps_givens(&copy_text_to_line(&text), &solution);
 }
 
@@ -188,26 +169,15 @@ fn jigsaw_copy_text_and_its_game_id_agree() {
 
 #[test]
 fn game_ids_solve_like_their_line_form() {
-    for id in read("solo_ids.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for id in read("solo_ids.txt").lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let line_form = game_id_to_line(id);
         let from_id = solved(&["solve", "-o", "line", id]);
         keeps_givens(&line_form, &from_id);
         let params = id.split(':').next().unwrap_or("");
         if params.ends_with('x') {
-            assert_eq!(
-                from_id,
-                solved(&["solve", "-x", "-o", "line", &line_form]),
-                "{id}"
-            );
+            assert_eq!(from_id, solved(&["solve", "-x", "-o", "line", &line_form]), "{id}");
         } else if !params.ends_with('j') {
-            assert_eq!(
-                from_id,
-                solved(&["solve", "-o", "line", &line_form]),
-                "{id}"
-            );
+            assert_eq!(from_id, solved(&["solve", "-o", "line", &line_form]), "{id}");
         }
     }
 }
@@ -251,26 +221,15 @@ fn killer_ids_are_not_supported_yet() {
 fn forcing_the_format() {
     let puzzle =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-    sudobot()
-        .args(["solve", "--format", "solo-id", puzzle])
-        .assert()
-        .code(2);
-    sudobot()
-        .args(["solve", "--format", "solo-text", puzzle])
-        .assert()
-        .code(2);
+    sudobot().args(["solve", "--format", "solo-id", puzzle]).assert().code(2);
+    sudobot().args(["solve", "--format", "solo-text", puzzle]).assert().code(2);
     let text = read("solo_text_3x3.txt");
-    sudobot()
-        .args(["solve", "--format", "solo-text", &text])
-        .assert()
-        .success();
+    sudobot().args(["solve", "--format", "solo-text", &text]).assert().success();
     sudobot()
         .args(["solve", "--box", "3x3", &text])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "a box shape applies to one-line puzzles only",
-        ));
+        .stderr(predicate::str::contains("a box shape applies to one-line puzzles only"));
 }
 
 #[test]
@@ -282,11 +241,7 @@ fn a_bad_game_id_in_a_batch_names_its_line() {
         "2x3:6c5a5d6_4a3_1d6_3a5_3d1a1c4\n2x3:6c5a5\n2x3:6c5a5d6_4a3_1d6_3a5_3d1a1c4\n",
     )
     .expect("write");
-    let output = sudobot()
-        .args(["solve", "--file"])
-        .arg(&path)
-        .output()
-        .expect("runs");
+    let output = sudobot().args(["solve", "--file"]).arg(&path).output().expect("runs");
     assert_eq!(output.status.code(), Some(2));
     let stdout = String::from_utf8(output.stdout).expect("UTF-8");
     let lines: Vec<&str> = stdout.lines().collect();

@@ -29,9 +29,7 @@ fn sudobot() -> Command {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/solve")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/solve").join(name)
 }
 
 fn stdout_of(cmd: &mut Command) -> String {
@@ -47,12 +45,7 @@ fn assert_solves(puzzle: &str, solution: &str) {
 
 #[test]
 fn solves_a_line_puzzle() {
-    sudobot()
-        .args(["solve", PUZZLE])
-        .assert()
-        .success()
-        .stdout(format!("{SOLUTION}\n"))
-        .stderr("");
+    sudobot().args(["solve", PUZZLE]).assert().success().stdout(format!("{SOLUTION}\n")).stderr("");
 }
 
 #[test]
@@ -72,11 +65,7 @@ fn pretty_output_draws_the_boxes() {
 │ 1 6 4 │ 8 7 5 │ 2 9 3 │
 └───────┴───────┴───────┘
 ";
-    sudobot()
-        .args(["solve", "--output", "pretty", PUZZLE])
-        .assert()
-        .success()
-        .stdout(expected);
+    sudobot().args(["solve", "--output", "pretty", PUZZLE]).assert().success().stdout(expected);
 }
 
 #[test]
@@ -94,13 +83,7 @@ fn ascii_pretty_output_for_six_by_six() {
 fn colour_always_marks_filled_cells_only() {
     let out = stdout_of(sudobot().args(["solve", "-o", "pretty", "--color", "always", PUZZLE]));
     // r1c1 is the given 4 (plain), r1c2 the filled 1 (green).
-    assert!(
-        out.lines()
-            .nth(1)
-            .expect("row 1")
-            .starts_with("│ 4 \x1b[32m1\x1b[0m"),
-        "{out}"
-    );
+    assert!(out.lines().nth(1).expect("row 1").starts_with("│ 4 \x1b[32m1\x1b[0m"), "{out}");
 }
 
 #[test]
@@ -123,27 +106,17 @@ fn reads_standard_input_with_a_dash_and_without_an_argument() {
 fn batch_keeps_input_order_on_all_cores() {
     let path = fixture("mixed.txt");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let puzzles: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .collect();
+    let puzzles: Vec<&str> =
+        text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
     assert!(puzzles.len() >= 50);
-    let out = stdout_of(
-        sudobot()
-            .args(["solve", "--jobs", "4", "--file"])
-            .arg(&path),
-    );
+    let out = stdout_of(sudobot().args(["solve", "--jobs", "4", "--file"]).arg(&path));
     let solutions: Vec<&str> = out.lines().collect();
     assert_eq!(solutions.len(), puzzles.len());
     for (p, s) in puzzles.iter().zip(&solutions) {
         assert_solves(p, s);
     }
     // One thread gives the same output as several.
-    let serial = stdout_of(
-        sudobot()
-            .args(["solve", "--jobs", "1", "--file"])
-            .arg(&path),
-    );
+    let serial = stdout_of(sudobot().args(["solve", "--jobs", "1", "--file"]).arg(&path));
     assert_eq!(serial, out);
 }
 
@@ -157,25 +130,13 @@ fn batch_reports_each_bad_line_and_goes_on() {
          # line 5: invalid givens: r1c1 and r1c2 both hold 4 in row 1\n\
          # line 6: no solution\n"
     );
-    let output = sudobot()
-        .args(["solve", "--file"])
-        .arg(&path)
-        .output()
-        .expect("runs");
-    assert_eq!(
-        output.status.code(),
-        Some(2),
-        "bad input is the worst outcome"
-    );
+    let output = sudobot().args(["solve", "--file"]).arg(&path).output().expect("runs");
+    assert_eq!(output.status.code(), Some(2), "bad input is the worst outcome");
     let stdout = String::from_utf8(output.stdout).expect("UTF-8");
     assert!(stdout.starts_with(&expected), "{stdout}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 7);
-    assert!(
-        lines[5].starts_with("# line 7: several solutions, two of them: "),
-        "{}",
-        lines[5]
-    );
+    assert!(lines[5].starts_with("# line 7: several solutions, two of them: "), "{}", lines[5]);
     for s in lines[5].rsplit(' ').take(2) {
         assert_solves(MANY, s);
     }
@@ -253,12 +214,7 @@ fn several_solutions_prints_both_and_names_the_differing_cells() {
 
 #[test]
 fn no_solution_exits_3() {
-    sudobot()
-        .args(["solve", NONE])
-        .assert()
-        .code(3)
-        .stdout("")
-        .stderr("sudobot: no solution\n");
+    sudobot().args(["solve", NONE]).assert().code(3).stdout("").stderr("sudobot: no solution\n");
 }
 
 #[test]
@@ -288,21 +244,13 @@ fn bad_characters_name_line_column_and_character() {
         "sudobot: line 1, column 13: '?' is not a value of a 9x9 grid; use '.' or '0' for a blank\n",
     );
     let puzzle = format!("{}A{}", &PUZZLE[..4], &PUZZLE[5..]);
-    sudobot()
-        .args(["solve", &puzzle])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "column 5: 'A' is not a value of a 9x9 grid (values go from 1 to 9)",
-        ));
+    sudobot().args(["solve", &puzzle]).assert().code(2).stderr(predicate::str::contains(
+        "column 5: 'A' is not a value of a 9x9 grid (values go from 1 to 9)",
+    ));
     let puzzle = format!("{} {}", &PUZZLE[..40], &PUZZLE[40..]);
-    sudobot()
-        .args(["solve", &puzzle])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "column 41: ' ' is not a sudoku symbol; spaces are not allowed inside a line",
-        ));
+    sudobot().args(["solve", &puzzle]).assert().code(2).stderr(predicate::str::contains(
+        "column 41: ' ' is not a sudoku symbol; spaces are not allowed inside a line",
+    ));
 }
 
 #[test]
@@ -315,21 +263,14 @@ fn wrong_lengths_say_where() {
         .args(["solve", &".".repeat(25)])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "a 5x5 grid has no rectangular box shape",
-        ));
+        .stderr(predicate::str::contains("a 5x5 grid has no rectangular box shape"));
     // In a file the line number is the file's.
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("p.txt");
     std::fs::write(&path, format!("# comment\n\n{}\n", &PUZZLE[..79])).expect("write");
-    sudobot()
-        .args(["solve", "--file"])
-        .arg(&path)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "p.txt: line 3, column 80: 79 symbols is not a square grid",
-        ));
+    sudobot().args(["solve", "--file"]).arg(&path).assert().code(2).stderr(
+        predicate::str::contains("p.txt: line 3, column 80: 79 symbols is not a square grid"),
+    );
 }
 
 #[test]
@@ -355,29 +296,14 @@ fn empty_and_missing_inputs() {
         .arg(&missing)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(format!(
-            "cannot read {}",
-            missing.display()
-        )));
+        .stderr(predicate::str::contains(format!("cannot read {}", missing.display())));
 }
 
 #[test]
 fn count_reports_exact_numbers_and_the_limit() {
-    sudobot()
-        .args(["solve", "--count", PUZZLE])
-        .assert()
-        .success()
-        .stdout("1 solution\n");
-    sudobot()
-        .args(["solve", "--count", SEVERAL])
-        .assert()
-        .code(4)
-        .stdout("2 solutions\n");
-    sudobot()
-        .args(["solve", "--count", NONE])
-        .assert()
-        .code(3)
-        .stdout("0 solutions\n");
+    sudobot().args(["solve", "--count", PUZZLE]).assert().success().stdout("1 solution\n");
+    sudobot().args(["solve", "--count", SEVERAL]).assert().code(4).stdout("2 solutions\n");
+    sudobot().args(["solve", "--count", NONE]).assert().code(3).stdout("0 solutions\n");
     let sparse = format!("1{}", ".".repeat(80));
     sudobot()
         .args(["solve", "--count=50", &sparse])
@@ -385,30 +311,14 @@ fn count_reports_exact_numbers_and_the_limit() {
         .code(4)
         .stdout("at least 50 solutions (the limit; raise it with --count LIMIT)\n");
     // A limit below 2 could not tell one solution from several.
-    sudobot()
-        .args(["solve", "--count=1", PUZZLE])
-        .assert()
-        .code(2);
+    sudobot().args(["solve", "--count=1", PUZZLE]).assert().code(2);
 }
 
 #[test]
 fn check_prints_only_a_verdict() {
-    sudobot()
-        .args(["solve", "--check", PUZZLE])
-        .assert()
-        .success()
-        .stdout("unique\n")
-        .stderr("");
-    sudobot()
-        .args(["solve", "--check", SEVERAL])
-        .assert()
-        .code(4)
-        .stdout("several solutions\n");
-    sudobot()
-        .args(["solve", "--check", NONE])
-        .assert()
-        .code(3)
-        .stdout("no solution\n");
+    sudobot().args(["solve", "--check", PUZZLE]).assert().success().stdout("unique\n").stderr("");
+    sudobot().args(["solve", "--check", SEVERAL]).assert().code(4).stdout("several solutions\n");
+    sudobot().args(["solve", "--check", NONE]).assert().code(3).stdout("no solution\n");
 }
 
 #[test]
@@ -418,16 +328,12 @@ fn format_line_forced_reads_solo_text_as_one_line() {
         .args(["solve", "--format", "line", text])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "line 1, column 2: ' ' is not a sudoku symbol",
-        ));
+        .stderr(predicate::str::contains("line 1, column 2: ' ' is not a sudoku symbol"));
     sudobot()
         .args(["solve", "--format", "line", "3x3:a8a3d7c9"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "column 4: ':' is not a sudoku symbol",
-        ));
+        .stderr(predicate::str::contains("column 4: ':' is not a sudoku symbol"));
 }
 
 #[test]
@@ -456,9 +362,7 @@ fn box_overrides_the_shape_of_line_puzzles() {
         .args(["solve", "--box", "4x4", PUZZLE])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "expected 256 symbols for a 16x16 grid, found 81",
-        ));
+        .stderr(predicate::str::contains("expected 256 symbols for a 16x16 grid, found 81"));
     sudobot()
         .args(["solve", "--box", "0x3", PUZZLE])
         .assert()
@@ -475,10 +379,7 @@ fn box_overrides_the_shape_of_line_puzzles() {
 fn diagonals_make_an_x_sudoku() {
     let path = fixture("x.txt");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let puzzle = text
-        .lines()
-        .find(|l| !l.starts_with('#'))
-        .expect("a puzzle");
+    let puzzle = text.lines().find(|l| !l.starts_with('#')).expect("a puzzle");
     let out = stdout_of(sudobot().args(["solve", "-x", "--file"]).arg(&path));
     let s = out.trim();
     assert_solves(puzzle, s);
@@ -489,24 +390,15 @@ fn diagonals_make_an_x_sudoku() {
     anti.sort_unstable();
     assert_eq!(diagonal, b"123456789");
     assert_eq!(anti, b"123456789");
-    sudobot()
-        .args(["solve", "--check", "-x", puzzle])
-        .assert()
-        .success();
-    sudobot()
-        .args(["solve", "--check", puzzle])
-        .assert()
-        .code(4);
+    sudobot().args(["solve", "--check", "-x", puzzle]).assert().success();
+    sudobot().args(["solve", "--check", puzzle]).assert().code(4);
 }
 
 #[test]
 fn larger_grids_solve() {
     let path = fixture("mixed.txt");
     let text = std::fs::read_to_string(&path).expect("fixture");
-    let big = text
-        .lines()
-        .find(|l| l.len() == 256)
-        .expect("a 16x16 puzzle in mixed.txt");
+    let big = text.lines().find(|l| l.len() == 256).expect("a 16x16 puzzle in mixed.txt");
     let out = stdout_of(sudobot().args(["solve", big]));
     assert_solves(big, out.trim());
     let pretty = stdout_of(sudobot().args(["solve", "-o", "pretty", big]));
@@ -544,9 +436,7 @@ fn binary_input_names_the_first_bad_byte() {
         .arg(&path)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "binary.txt: line 2, column 3: not UTF-8 text",
-        ));
+        .stderr(predicate::str::contains("binary.txt: line 2, column 3: not UTF-8 text"));
     sudobot()
         .args(["solve", "-"])
         .write_stdin(b"\xfe".to_vec())
@@ -571,9 +461,7 @@ fn pretty_output_reads_back_as_input() {
             .write_stdin(format!("{PUZZLE}\n{SIX}\n")),
     );
     let lines = stdout_of(
-        sudobot()
-            .args(["solve", "--format", "pretty", "-o", "line", "-"])
-            .write_stdin(batch),
+        sudobot().args(["solve", "--format", "pretty", "-o", "line", "-"]).write_stdin(batch),
     );
     let lines: Vec<&str> = lines.lines().collect();
     assert_eq!(lines[0], SOLUTION);
@@ -614,11 +502,7 @@ fn hand_drawn_ascii_grids_are_read() {
 fn a_file_name_as_the_puzzle_suggests_file() {
     let path = fixture("x.txt");
     let name = path.to_str().expect("UTF-8 path");
-    sudobot()
-        .args(["solve", name])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(format!(
-            "note: {name} is a file; to read puzzles from it, use --file {name}"
-        )));
+    sudobot().args(["solve", name]).assert().code(2).stderr(predicate::str::contains(format!(
+        "note: {name} is a file; to read puzzles from it, use --file {name}"
+    )));
 }

@@ -44,11 +44,8 @@ fn any_grid() -> impl Strategy<Value = Grid> {
 /// A jigsaw made from a box layout by random swaps of neighbouring cells of different regions,
 /// each kept only when both regions stay connected.
 fn jigsaw_geometry() -> impl Strategy<Value = Arc<Geometry>> {
-    (
-        select(SHAPES),
-        proptest::collection::vec((any::<u16>(), 0usize..4), 0..60),
-    )
-        .prop_map(|((w, h), swaps)| {
+    (select(SHAPES), proptest::collection::vec((any::<u16>(), 0usize..4), 0..60)).prop_map(
+        |((w, h), swaps)| {
             let boxed = Geometry::boxed(w, h).expect("valid shape");
             let side = boxed.side();
             let mut labels: Vec<usize> = boxed.region_map().iter().map(|&r| r as usize).collect();
@@ -71,7 +68,8 @@ fn jigsaw_geometry() -> impl Strategy<Value = Arc<Geometry>> {
                 }
             }
             Arc::new(Geometry::jigsaw(side, &labels).expect("sizes kept"))
-        })
+        },
+    )
 }
 
 /// Whether the cells labelled `label` form one orthogonally connected piece.
@@ -127,9 +125,7 @@ fn full_grid(geometry: &Arc<Geometry>, digits: &[u8], row_keys: &[u32]) -> Grid 
     for band in rows.chunks_mut(h) {
         band.sort_by_key(|&r| row_keys[r]);
     }
-    let cells = (0..n * n)
-        .map(|i| digits[pattern(rows[i / n], i % n)])
-        .collect();
+    let cells = (0..n * n).map(|i| digits[pattern(rows[i / n], i % n)]).collect();
     Grid::new(Arc::clone(geometry), cells).expect("in range")
 }
 
@@ -314,11 +310,7 @@ fn solutions_keep_every_given_of_the_fixture_puzzles() {
             panic!("line {}: fixture puzzles have one solution", entry.line)
         };
         for (i, (&p, &s)) in puzzle.cells().iter().zip(solution.cells()).enumerate() {
-            assert!(
-                p == 0 || p == s,
-                "line {}: cell {i} changed from {p} to {s}",
-                entry.line
-            );
+            assert!(p == 0 || p == s, "line {}: cell {i} changed from {p} to {s}", entry.line);
         }
         assert!(solution.is_solution_of(puzzle));
     }
@@ -375,10 +367,7 @@ fn detected_batches_tell_each_line_apart() {
     let puzzles = format::read_puzzles(text, "mixed", &ReadOptions::default()).expect("puzzles");
     assert_eq!(puzzles.entries.len(), 2);
     assert!(puzzles.entries[0].puzzle.is_ok());
-    let err = puzzles.entries[1]
-        .puzzle
-        .as_ref()
-        .expect_err("a truncated game ID");
+    let err = puzzles.entries[1].puzzle.as_ref().expect_err("a truncated game ID");
     // Read as a game ID, not as a one-line puzzle with a bad ':' or a bad length.
     assert!(
         !matches!(

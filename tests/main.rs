@@ -4,3 +4,5 @@
 mod cli_solve;
 // Property tests: format round trips, batch reading, no panics, solving random puzzles.
 mod formats;
+// The solvers: benchmark sets, the two engines against each other, brute-force counts.
+mod solver;

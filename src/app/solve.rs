@@ -53,11 +53,7 @@ impl Printer {
 
     /// Between two grids printed one after the other.
     fn separator(&self) -> &'static str {
-        if self.output == OutputFormat::Pretty {
-            "\n\n"
-        } else {
-            "\n"
-        }
+        if self.output == OutputFormat::Pretty { "\n\n" } else { "\n" }
     }
 }
 
@@ -175,11 +171,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         } else {
             OutputFormat::Line
         }),
-        charset: if args.ascii {
-            pretty::Charset::Ascii
-        } else {
-            pretty::Charset::Unicode
-        },
+        charset: if args.ascii { pretty::Charset::Ascii } else { pretty::Charset::Unicode },
         colour: match args.color {
             ColourChoice::Always => true,
             ColourChoice::Never => false,
@@ -256,15 +248,11 @@ fn read_input(args: &SolveArgs) -> anyhow::Result<Option<(String, Source)>> {
         return Ok(Some((text, Source::File(path.display().to_string()))));
     }
     match args.puzzle.as_deref() {
-        Some("-") => Ok(Some((
-            format::read_stdin(io::stdin().lock())?,
-            Source::Stdin,
-        ))),
+        Some("-") => Ok(Some((format::read_stdin(io::stdin().lock())?, Source::Stdin))),
         Some(p) => Ok(Some((p.to_string(), Source::Argument(p.to_string())))),
-        None if !io::stdin().is_terminal() => Ok(Some((
-            format::read_stdin(io::stdin().lock())?,
-            Source::Stdin,
-        ))),
+        None if !io::stdin().is_terminal() => {
+            Ok(Some((format::read_stdin(io::stdin().lock())?, Source::Stdin)))
+        }
         None => Ok(None),
     }
 }
@@ -308,11 +296,7 @@ fn solve_batch(
 
 /// Count wording: "12" or "at least 1000".
 fn count_text(count: &Count) -> String {
-    if count.exhaustive {
-        count.found.to_string()
-    } else {
-        format!("at least {}", count.found)
-    }
+    if count.exhaustive { count.found.to_string() } else { format!("at least {}", count.found) }
 }
 
 fn print_single(
@@ -338,29 +322,16 @@ fn print_single(
         }
         (Outcome::Invalid(c), _) => eprintln!("sudobot: {prefix}invalid givens: {c}"),
         (Outcome::Counted(count), _) => {
-            let plural = if count.found == 1 && count.exhaustive {
-                ""
-            } else {
-                "s"
-            };
-            let limit = if count.exhaustive {
-                ""
-            } else {
-                " (the limit; raise it with --count LIMIT)"
-            };
+            let plural = if count.found == 1 && count.exhaustive { "" } else { "s" };
+            let limit =
+                if count.exhaustive { "" } else { " (the limit; raise it with --count LIMIT)" };
             writeln!(out, "{} solution{plural}{limit}", count_text(count))?;
         }
         (outcome, Mode::Check) => writeln!(out, "{}", verdict_word(outcome))?,
         (Outcome::Solved(g), _) => writeln!(out, "{}", printer.grid(g, puzzle.unwrap_or(g)))?,
         (Outcome::Several(a, b), _) => {
             let p = puzzle.unwrap_or(a);
-            writeln!(
-                out,
-                "{}{}{}",
-                printer.grid(a, p),
-                printer.separator(),
-                printer.grid(b, p)
-            )?;
+            writeln!(out, "{}{}{}", printer.grid(a, p), printer.separator(), printer.grid(b, p))?;
             out.flush()?;
             eprintln!(
                 "sudobot: {prefix}several solutions; the two shown differ in {}",
@@ -385,12 +356,7 @@ fn verdict_word(outcome: &Outcome) -> &'static str {
 /// The cells where two grids differ, at most 8 named.
 fn cell_list(a: &Grid, b: &Grid) -> String {
     let cells = a.differences(b);
-    let mut text = cells
-        .iter()
-        .take(8)
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let mut text = cells.iter().take(8).map(|c| c.to_string()).collect::<Vec<_>>().join(", ");
     if cells.len() > 8 {
         text.push_str(&format!(" and {} more cells", cells.len() - 8));
     }
@@ -415,11 +381,9 @@ fn print_batch(
             (Outcome::Counted(count), _) => writeln!(out, "{}", count_text(count))?,
             (outcome, Mode::Check) => writeln!(out, "{}", verdict_word(outcome))?,
             (Outcome::NoSolution, _) => writeln!(out, "# line {line}: no solution")?,
-            (Outcome::Solved(g), _) if pretty => writeln!(
-                out,
-                "# line {line}\n{}\n",
-                printer.grid(g, puzzle.unwrap_or(g))
-            )?,
+            (Outcome::Solved(g), _) if pretty => {
+                writeln!(out, "# line {line}\n{}\n", printer.grid(g, puzzle.unwrap_or(g)))?
+            }
             (Outcome::Solved(g), _) => writeln!(out, "{}", printer.grid(g, puzzle.unwrap_or(g)))?,
             (Outcome::Several(a, b), _) if pretty => {
                 let p = puzzle.unwrap_or(a);
@@ -447,11 +411,7 @@ fn print_batch(
 /// A summary on standard error of the puzzles without exactly one solution.
 fn summarise(results: &[Done], mode: Mode, source: &Source) {
     let lines_with = |code: Code| -> Vec<usize> {
-        results
-            .iter()
-            .filter(|d| d.outcome.code() == code)
-            .map(|d| d.line)
-            .collect()
+        results.iter().filter(|d| d.outcome.code() == code).map(|d| d.line).collect()
     };
     let groups = [
         ("bad input", lines_with(Code::BadInput)),
@@ -466,17 +426,9 @@ fn summarise(results: &[Done], mode: Mode, source: &Source) {
         .iter()
         .filter(|(_, l)| !l.is_empty())
         .map(|(what, l)| {
-            let shown = l
-                .iter()
-                .take(10)
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(", ");
-            let more = if l.len() > 10 {
-                format!(" and {} more", l.len() - 10)
-            } else {
-                String::new()
-            };
+            let shown = l.iter().take(10).map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+            let more =
+                if l.len() > 10 { format!(" and {} more", l.len() - 10) } else { String::new() };
             let s = if l.len() == 1 { "" } else { "s" };
             format!("{what} on line{s} {shown}{more}")
         })
@@ -498,11 +450,7 @@ fn summarise(results: &[Done], mode: Mode, source: &Source) {
 fn print_stats(results: &[Done], total: Duration, threads: usize) {
     let n = results.len();
     let secs = total.as_secs_f64();
-    let rate = if secs > 0.0 {
-        n as f64 / secs
-    } else {
-        f64::INFINITY
-    };
+    let rate = if secs > 0.0 { n as f64 / secs } else { f64::INFINITY };
     let thread_s = if threads == 1 { "" } else { "s" };
     let mut text = format!(
         "stats: {n} puzzle{} in {secs:.3} s, {rate:.0} puzzles/s on {threads} thread{thread_s}",

@@ -168,10 +168,8 @@ pub enum InputError {
 /// Reads a file into text, naming the path on failure.
 pub fn read_file(path: &Path) -> Result<String, InputError> {
     let source_name = display_path(path);
-    let bytes = std::fs::read(path).map_err(|error| InputError::Read {
-        source_name: source_name.clone(),
-        error,
-    })?;
+    let bytes = std::fs::read(path)
+        .map_err(|error| InputError::Read { source_name: source_name.clone(), error })?;
     into_text(bytes, source_name)
 }
 
@@ -181,10 +179,7 @@ pub fn read_stdin(mut reader: impl std::io::Read) -> Result<String, InputError> 
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
-        .map_err(|error| InputError::Read {
-            source_name: source_name.clone(),
-            error,
-        })?;
+        .map_err(|error| InputError::Read { source_name: source_name.clone(), error })?;
     into_text(bytes, source_name)
 }
 
@@ -196,11 +191,7 @@ fn into_text(bytes: Vec<u8>, source_name: String) -> Result<String, InputError> 
         let before = String::from_utf8_lossy(valid);
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        InputError::NotText {
-            source_name,
-            line,
-            column,
-        }
+        InputError::NotText { source_name, line, column }
     })
 }
 
@@ -219,9 +210,7 @@ pub fn read_puzzles(
     options: &ReadOptions,
 ) -> Result<Puzzles, InputError> {
     if text.lines().all(is_skipped) {
-        return Err(InputError::Empty {
-            source_name: source_name.to_string(),
-        });
+        return Err(InputError::Empty { source_name: source_name.to_string() });
     }
     let format = options.format.unwrap_or_else(|| detect(text));
     if options.geometry.is_some() && format != Format::Line {
@@ -230,10 +219,7 @@ pub fn read_puzzles(
     let mut entries: Vec<Entry> = match format {
         Format::SoloText => {
             let (line, _) = first_puzzle_line(text);
-            vec![Entry {
-                line,
-                puzzle: solo_text::parse(text),
-            }]
+            vec![Entry { line, puzzle: solo_text::parse(text) }]
         }
         Format::Pretty => drawn_blocks(text)
             .into_iter()
@@ -259,10 +245,7 @@ pub fn read_puzzles(
                     (_, Some(geometry)) => parse_trimmed(l, |t| line::parse_with(t, geometry)),
                     (_, None) => parse_trimmed(l, line::parse),
                 };
-                Entry {
-                    line: n + 1,
-                    puzzle: puzzle.map_err(|e| e.on_line(n + 1)),
-                }
+                Entry { line: n + 1, puzzle: puzzle.map_err(|e| e.on_line(n + 1)) }
             })
             .collect(),
     };

@@ -12,7 +12,7 @@ use crate::grid::symbol::{self, Style};
 use crate::grid::{Geometry, Grid, MAX_SIDE};
 
 /// Reads one puzzle line, working out the side from its length and using the usual box shape
-/// for it ([`Geometry::for_side`]).
+/// for it ([`Geometry::for_side`], shared through [`Geometry::standard`]).
 pub fn parse(text: &str) -> Result<Grid, ParseError> {
     let text = text.trim_end_matches(['\r', '\n']);
     let count = text.chars().count();
@@ -28,26 +28,17 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
             return Err(error);
         }
         let expected = side * side;
-        let column = if count < expected {
-            count + 1
-        } else {
-            expected + 1
-        };
-        return Err(ParseError::at(
-            1,
-            column,
-            ParseErrorKind::BadLength { found: count },
-        ));
+        let column = if count < expected { count + 1 } else { expected + 1 };
+        return Err(ParseError::at(1, column, ParseErrorKind::BadLength { found: count }));
     };
-    let geometry = Geometry::for_side(side).map_err(|e| ParseError::at(1, 1, e.into()))?;
-    parse_with(text, &Arc::new(geometry))
+    // Column 0: the length (the side it gives) is at fault, not one character.
+    let geometry = Geometry::standard(side).map_err(|e| ParseError::at(1, 0, e.into()))?;
+    parse_with(text, &geometry)
 }
 
 /// The supported side whose cell count is nearest to `count` (ties go to the smaller).
 fn nearest_side(count: usize) -> usize {
-    (1..=MAX_SIDE)
-        .min_by_key(|s| (s * s).abs_diff(count))
-        .unwrap_or(9)
+    (1..=MAX_SIDE).min_by_key(|s| (s * s).abs_diff(count)).unwrap_or(9)
 }
 
 /// The first character that is neither a blank nor a value on a grid of `side`, as an error;
@@ -61,15 +52,10 @@ fn first_bad_symbol(text: &str, side: usize, letters: bool) -> Option<ParseError
             } else {
                 "; use 1-9 and A-Z for values, '.' or '0' for blanks"
             };
-            let kind = ParseErrorKind::NotASymbol {
-                found: c,
-                hint: hint.into(),
-            };
+            let kind = ParseErrorKind::NotASymbol { found: c, hint: hint.into() };
             return (!symbol).then(|| ParseError::at(1, i + 1, kind));
         }
-        value_of(c, side)
-            .err()
-            .map(|kind| ParseError::at(1, i + 1, kind))
+        value_of(c, side).err().map(|kind| ParseError::at(1, i + 1, kind))
     })
 }
 
@@ -87,11 +73,7 @@ fn value_of(c: char, side: usize) -> Result<u8, ParseErrorKind> {
             } else {
                 "; use '.' or '0' for a blank".to_string()
             };
-            ParseErrorKind::BadSymbol {
-                found: c,
-                side,
-                hint,
-            }
+            ParseErrorKind::BadSymbol { found: c, side, hint }
         }),
     }
 }
@@ -106,19 +88,11 @@ pub fn parse_with(text: &str, geometry: &Arc<Geometry>) -> Result<Grid, ParseErr
         if let Some(error) = first_bad_symbol(text, side, true) {
             return Err(error);
         }
-        let column = if found < expected {
-            found + 1
-        } else {
-            expected + 1
-        };
+        let column = if found < expected { found + 1 } else { expected + 1 };
         return Err(ParseError::at(
             1,
             column,
-            ParseErrorKind::WrongLength {
-                side,
-                expected,
-                found,
-            },
+            ParseErrorKind::WrongLength { side, expected, found },
         ));
     }
     let cells = text
@@ -134,13 +108,7 @@ pub fn write(grid: &Grid) -> String {
     let side = grid.side();
     grid.cells()
         .iter()
-        .map(|&v| {
-            if v == 0 {
-                '.'
-            } else {
-                symbol::to_char(v, side, Style::Line).unwrap_or('?')
-            }
-        })
+        .map(|&v| if v == 0 { '.' } else { symbol::to_char(v, side, Style::Line).unwrap_or('?') })
         .collect()
 }
 
@@ -151,16 +119,9 @@ pub type FileEntry = (usize, Result<Grid, ParseError>);
 /// or CRLF, surrounding whitespace ignored. Errors carry the file's line number. (For any
 /// format, with detection, see [`super::read_puzzles`].)
 pub fn parse_file(text: &str) -> Vec<FileEntry> {
-    let options = super::ReadOptions {
-        format: Some(super::Format::Line),
-        ..Default::default()
-    };
+    let options = super::ReadOptions { format: Some(super::Format::Line), ..Default::default() };
     match super::read_puzzles(text, "the input", &options) {
-        Ok(puzzles) => puzzles
-            .entries
-            .into_iter()
-            .map(|e| (e.line, e.puzzle))
-            .collect(),
+        Ok(puzzles) => puzzles.entries.into_iter().map(|e| (e.line, e.puzzle)).collect(),
         Err(_) => Vec::new(),
     }
 }

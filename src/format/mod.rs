@@ -127,18 +127,12 @@ pub struct ParseError {
 impl ParseError {
     /// An error at a place.
     pub fn at(line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
-        ParseError {
-            position: Some(Position { line, column }),
-            kind,
-        }
+        ParseError { position: Some(Position { line, column }), kind }
     }
 
     /// An error about the input as a whole.
     pub fn whole(kind: ParseErrorKind) -> ParseError {
-        ParseError {
-            position: None,
-            kind,
-        }
+        ParseError { position: None, kind }
     }
 }
 

@@ -155,16 +155,8 @@ struct Chars {
 impl Chars {
     fn of(charset: Charset) -> Chars {
         match charset {
-            Charset::Unicode => Chars {
-                ascii: false,
-                horizontal: '─',
-                vertical: '│',
-            },
-            Charset::Ascii => Chars {
-                ascii: true,
-                horizontal: '-',
-                vertical: '|',
-            },
+            Charset::Unicode => Chars { ascii: false, horizontal: '─', vertical: '│' },
+            Charset::Ascii => Chars { ascii: true, horizontal: '-', vertical: '|' },
         }
     }
 
@@ -251,26 +243,18 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
     let lines: Vec<(usize, Vec<char>)> = text
         .lines()
         .enumerate()
-        .map(|(n, l)| {
-            (
-                n + 1,
-                strip_ansi(l).trim_end().chars().collect::<Vec<char>>(),
-            )
-        })
+        .map(|(n, l)| (n + 1, strip_ansi(l).trim_end().chars().collect::<Vec<char>>()))
         .filter(|(_, l)| !l.is_empty() && l.first() != Some(&'#'))
         .collect();
     // Cell rows hold symbols; wall rows only walls and spaces.
-    let cell_rows: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].1.iter().any(|&c| is_cell(c)))
-        .collect();
+    let cell_rows: Vec<usize> =
+        (0..lines.len()).filter(|&i| lines[i].1.iter().any(|&c| is_cell(c))).collect();
     let Some(&first) = cell_rows.first() else {
         return Err(ParseError::whole(ParseErrorKind::Empty));
     };
     let side = cell_rows.len();
     let (first_line, first_chars) = &lines[first];
-    let columns: Vec<usize> = (0..first_chars.len())
-        .filter(|&i| is_cell(first_chars[i]))
-        .collect();
+    let columns: Vec<usize> = (0..first_chars.len()).filter(|&i| is_cell(first_chars[i])).collect();
     if columns.len() != side {
         return Err(ParseError::at(
             *first_line,
@@ -282,9 +266,7 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
         ));
     }
     if side > crate::grid::MAX_SIDE {
-        return Err(ParseError::whole(
-            crate::grid::GridError::BadSide { side }.into(),
-        ));
+        return Err(ParseError::whole(crate::grid::GridError::BadSide { side }.into()));
     }
     let mut cells = Vec::with_capacity(side * side);
     for &i in &cell_rows {
@@ -292,11 +274,7 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
         for (k, &c) in chars.iter().enumerate() {
             if is_cell(c) && !columns.contains(&k) {
                 let message = format!("'{c}' is not where the first row has a cell");
-                return Err(ParseError::at(
-                    *number,
-                    k + 1,
-                    ParseErrorKind::Syntax(message),
-                ));
+                return Err(ParseError::at(*number, k + 1, ParseErrorKind::Syntax(message)));
             }
         }
         for &k in &columns {
@@ -308,11 +286,7 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
                     let kind = if c == ' ' {
                         ParseErrorKind::Syntax("a cell is missing here".into())
                     } else {
-                        ParseErrorKind::BadSymbol {
-                            found: c,
-                            side,
-                            hint: String::new(),
-                        }
+                        ParseErrorKind::BadSymbol { found: c, side, hint: String::new() }
                     };
                     ParseError::at(*number, k + 1, kind)
                 })?,
@@ -395,13 +369,7 @@ mod tests {
     #[test]
     fn ascii_six_by_six_uses_three_by_two_boxes() {
         let g = line::parse("1..........................2.......6").expect("valid");
-        let text = write_with(
-            &g,
-            &Options {
-                charset: Charset::Ascii,
-                ..Default::default()
-            },
-        );
+        let text = write_with(&g, &Options { charset: Charset::Ascii, ..Default::default() });
         let expected = "\
 +-------+-------+
 | 1 . . | . . . |

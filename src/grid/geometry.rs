@@ -3,6 +3,7 @@
 //! houses, so solvers and checkers walk plain index lists.
 
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use super::{Cell, GridError, MAX_SIDE};
 
@@ -73,7 +74,7 @@ impl Geometry {
     /// A grid of `width x height` boxes: side `width * height`.
     pub fn boxed(width: usize, height: usize) -> Result<Geometry, GridError> {
         let side = width * height;
-        if width == 0 || height == 0 || side < 1 || side > MAX_SIDE {
+        if width == 0 || height == 0 || !(1..=MAX_SIDE).contains(&side) {
             return Err(GridError::BadBox { width, height });
         }
         let region_of = (0..side * side)
@@ -95,11 +96,23 @@ impl Geometry {
         if side == 1 {
             return Geometry::boxed(1, 1);
         }
-        let height = (1..=side).filter(|h| side % h == 0 && h * h <= side).max().unwrap_or(1);
+        let height =
+            (1..=side).filter(|&h| side.is_multiple_of(h) && h * h <= side).max().unwrap_or(1);
         if height == 1 {
             return Err(GridError::NoBoxShape { side });
         }
         Geometry::boxed(side / height, height)
+    }
+
+    /// [`Geometry::for_side`], built once per side and shared: parsing a file of puzzles then
+    /// costs no geometry building per line.
+    pub fn standard(side: usize) -> Result<Arc<Geometry>, GridError> {
+        static STANDARD: [OnceLock<Result<Arc<Geometry>, GridError>>; MAX_SIDE + 1] =
+            [const { OnceLock::new() }; MAX_SIDE + 1];
+        match STANDARD.get(side) {
+            Some(slot) => slot.get_or_init(|| Geometry::for_side(side).map(Arc::new)).clone(),
+            None => Err(GridError::BadSide { side }),
+        }
     }
 
     /// A jigsaw grid: `region_of[i]` names the region of cell `i` (any labels; they are
@@ -109,7 +122,10 @@ impl Geometry {
             return Err(GridError::BadSide { side });
         }
         if region_of.len() != side * side {
-            return Err(GridError::JigsawCellCount { expected: side * side, found: region_of.len() });
+            return Err(GridError::JigsawCellCount {
+                expected: side * side,
+                found: region_of.len(),
+            });
         }
         // Renumber labels in reading order of first appearance.
         let mut relabel = std::collections::HashMap::new();
@@ -149,17 +165,26 @@ impl Geometry {
     fn build(side: usize, regions: Regions, diagonals: bool, region_of: Vec<u8>) -> Geometry {
         let mut houses = Vec::with_capacity(3 * side + 2);
         for r in 0..side {
-            houses.push(House { kind: HouseKind::Row(r), cells: (0..side).map(|c| r * side + c).collect() });
+            houses.push(House {
+                kind: HouseKind::Row(r),
+                cells: (0..side).map(|c| r * side + c).collect(),
+            });
         }
         for c in 0..side {
-            houses.push(House { kind: HouseKind::Column(c), cells: (0..side).map(|r| r * side + c).collect() });
+            houses.push(House {
+                kind: HouseKind::Column(c),
+                cells: (0..side).map(|r| r * side + c).collect(),
+            });
         }
         for b in 0..side {
             let cells = (0..side * side).filter(|&i| region_of[i] as usize == b).collect();
             houses.push(House { kind: HouseKind::Region(b), cells });
         }
         if diagonals {
-            houses.push(House { kind: HouseKind::Diagonal, cells: (0..side).map(|i| i * side + i).collect() });
+            houses.push(House {
+                kind: HouseKind::Diagonal,
+                cells: (0..side).map(|i| i * side + i).collect(),
+            });
             houses.push(House {
                 kind: HouseKind::AntiDiagonal,
                 cells: (0..side).map(|i| i * side + (side - 1 - i)).collect(),
@@ -220,5 +245,64 @@ impl Geometry {
     pub fn on_diagonal(&self, index: usize) -> bool {
         let (r, c) = (index / self.side, index % self.side);
         r == c || r + c == self.side - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usual_box_shapes() {
+        let shape = |n| Geometry::for_side(n).map(|g| g.box_shape());
+        assert_eq!(shape(9), Ok(Some((3, 3))));
+        assert_eq!(shape(6), Ok(Some((3, 2))));
+        assert_eq!(shape(12), Ok(Some((4, 3))));
+        assert_eq!(shape(36), Ok(Some((6, 6))));
+        assert_eq!(shape(7), Err(GridError::NoBoxShape { side: 7 }));
+        assert_eq!(shape(37), Err(GridError::BadSide { side: 37 }));
+    }
+
+    #[test]
+    fn standard_geometries_are_shared() {
+        let a = Geometry::standard(16).unwrap();
+        let b = Geometry::standard(16).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(*a, Geometry::for_side(16).unwrap());
+        assert!(Geometry::standard(99).is_err());
+    }
+
+    #[test]
+    fn jigsaw_errors_name_the_problem() {
+        assert_eq!(
+            Geometry::jigsaw(4, &[0; 15]),
+            Err(GridError::JigsawCellCount { expected: 16, found: 15 })
+        );
+        assert_eq!(
+            Geometry::jigsaw(4, &[0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3]),
+            Err(GridError::JigsawRegionSize {
+                side: 4,
+                size: 5,
+                first_cell: Cell { row: 2, col: 0 }
+            })
+        );
+        let rows_as_regions: Vec<usize> = (0..16).map(|i| i / 4).collect();
+        let g = Geometry::jigsaw(4, &rows_as_regions).unwrap();
+        assert_eq!(g.region_of(5), 1);
+        assert!(!g.is_classic());
+    }
+
+    #[test]
+    fn houses_come_rows_columns_regions_diagonals() {
+        let g = Geometry::boxed(3, 2).unwrap().with_diagonals();
+        let kinds: Vec<HouseKind> = g.houses().iter().map(|h| h.kind).collect();
+        assert_eq!(kinds.len(), 6 * 3 + 2);
+        assert_eq!(kinds[0], HouseKind::Row(0));
+        assert_eq!(kinds[6], HouseKind::Column(0));
+        assert_eq!(kinds[12], HouseKind::Region(0));
+        assert_eq!(kinds[18], HouseKind::Diagonal);
+        // A 3-wide, 2-tall box: cells (0,0..3) and (1,0..3).
+        assert_eq!(g.houses()[12].cells, vec![0, 1, 2, 6, 7, 8]);
+        assert!(g.houses().iter().all(|h| h.cells.len() == 6));
     }
 }

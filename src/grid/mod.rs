@@ -82,7 +82,9 @@ pub enum GridError {
         found: usize,
     },
     /// A jigsaw region of the wrong size.
-    #[error("the jigsaw region containing {first_cell} has {size} cells, every region needs {side}")]
+    #[error(
+        "the jigsaw region containing {first_cell} has {size} cells, every region needs {side}"
+    )]
     JigsawRegionSize {
         /// The side.
         side: usize,
@@ -154,10 +156,18 @@ impl Grid {
         let geometry = geometry.into();
         let side = geometry.side();
         if cells.len() != geometry.cell_count() {
-            return Err(GridError::CellCount { side, expected: geometry.cell_count(), found: cells.len() });
+            return Err(GridError::CellCount {
+                side,
+                expected: geometry.cell_count(),
+                found: cells.len(),
+            });
         }
         if let Some(i) = cells.iter().position(|&v| v as usize > side) {
-            return Err(GridError::ValueOutOfRange { cell: Cell::from_index(i, side), value: cells[i], side });
+            return Err(GridError::ValueOutOfRange {
+                cell: Cell::from_index(i, side),
+                value: cells[i],
+                side,
+            });
         }
         Ok(Grid { geometry, cells })
     }
@@ -200,7 +210,11 @@ impl Grid {
         let side = self.side();
         let v = value.unwrap_or(0);
         if v as usize > side {
-            return Err(GridError::ValueOutOfRange { cell: Cell::from_index(index, side), value: v, side });
+            return Err(GridError::ValueOutOfRange {
+                cell: Cell::from_index(index, side),
+                value: v,
+                side,
+            });
         }
         self.cells[index] = v;
         Ok(())
@@ -221,21 +235,24 @@ impl Grid {
     pub fn conflict(&self) -> Option<Conflict> {
         let side = self.side();
         for house in self.geometry.houses() {
-            let mut seen = [usize::MAX; MAX_SIDE + 1];
-            for &i in &house.cells {
+            let mut seen = 0u64;
+            for (k, &i) in house.cells.iter().enumerate() {
                 let v = self.cells[i];
-                if v == 0 {
-                    continue;
-                }
-                if seen[v as usize] != usize::MAX {
+                let bit = (1u64 << v) & !1;
+                if seen & bit != 0 {
+                    let first = house.cells[..k]
+                        .iter()
+                        .find(|&&j| self.cells[j] == v)
+                        .copied()
+                        .unwrap_or(i);
                     return Some(Conflict {
                         value: v,
-                        first: Cell::from_index(seen[v as usize], side),
+                        first: Cell::from_index(first, side),
                         second: Cell::from_index(i, side),
                         house: house.kind,
                     });
                 }
-                seen[v as usize] = i;
+                seen |= bit;
             }
         }
         None

@@ -79,7 +79,12 @@ pub fn count_solutions(puzzle: &Grid, limit: u64) -> Result<Count, Conflict> {
     } else {
         generic::search(puzzle, &mut sink)
     };
-    Ok(Count { found: sink.found, exhaustive: sink.found < limit, examples: sink.examples, guesses })
+    Ok(Count {
+        found: sink.found,
+        exhaustive: sink.found < limit,
+        examples: sink.examples,
+        guesses,
+    })
 }
 
 /// Where engines report solutions. `accept` returns whether the search should go on.

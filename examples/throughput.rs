@@ -1,0 +1,69 @@
+//! Single-threaded solver throughput over a puzzle file, in "unique" mode (count to 2), with
+//! every solution checked against its puzzle.
+//!
+//! ```text
+//! cargo run --release --example throughput -- tests/fixtures/bench/puzzles6_forum_hardest_1106
+//! ```
+
+use std::time::Instant;
+
+use sudobot::format::line;
+use sudobot::solve::count_solutions;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().ok_or("usage: throughput FILE [LIMIT] [ROUNDS]")?;
+    let limit: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(2);
+    let rounds: usize = args.next().map(|s| s.parse()).transpose()?.unwrap_or(1);
+    let text = std::fs::read_to_string(&path)?;
+    let mut puzzles = Vec::new();
+    for (n, entry) in line::parse_file(&text) {
+        puzzles.push(entry.map_err(|e| format!("{path}:{n}: {e}"))?);
+    }
+    // Each round passes over the whole file, repeating it until at least 0.2 s have passed so
+    // that small sets of easy puzzles still give a measurable time.
+    let mut best_rate = 0.0f64;
+    let (mut guesses, mut multi) = (0u64, 0usize);
+    for _ in 0..rounds {
+        let start = Instant::now();
+        let cpu_start = thread_cpu_seconds();
+        let mut solved = 0usize;
+        let elapsed = loop {
+            guesses = 0;
+            multi = 0;
+            for p in &puzzles {
+                let c = count_solutions(p, limit).map_err(|c| format!("invalid givens: {c}"))?;
+                guesses += c.guesses;
+                multi += usize::from(c.found > 1);
+                if c.found == 0 || !c.examples[0].is_solution_of(p) {
+                    return Err(format!("bad result for {}", line::write(p)).into());
+                }
+            }
+            solved += puzzles.len();
+            // Thread CPU time where the OS reports it (other processes on a busy machine do
+            // not count), wall time otherwise.
+            let elapsed = match (cpu_start, thread_cpu_seconds()) {
+                (Some(a), Some(b)) => b - a,
+                _ => start.elapsed().as_secs_f64(),
+            };
+            if elapsed >= 0.2 {
+                break elapsed;
+            }
+        };
+        best_rate = best_rate.max(solved as f64 / elapsed);
+    }
+    println!(
+        "{path}: {} puzzles, best of {rounds} (CPU time): {best_rate:.0} puzzles/s, {:.1} µs/puzzle, {:.1} guesses/puzzle, {multi} with several solutions",
+        puzzles.len(),
+        1e6 / best_rate,
+        guesses as f64 / puzzles.len() as f64
+    );
+    Ok(())
+}
+
+/// This thread's CPU time in seconds, from Linux's `/proc/thread-self/schedstat`.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}

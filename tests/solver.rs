@@ -1,0 +1,199 @@
+//! The solvers against real puzzle sets and independent oracles.
+//!
+//! - Every benchmark set (copied from the public tdoku sets and the generated NxN sets into
+//!   `tests/fixtures/bench/`): a fixed subset here, the full files in the ignored
+//!   `every_benchmark_puzzle_solves` (run it with `cargo test --release -- --ignored`).
+//! - The two engines against each other: the classic 9x9 grid written as a jigsaw whose regions
+//!   are the boxes goes through the generic engine, so both must find the same solutions.
+//! - Solution counts against brute-force enumeration of every 4x4 grid.
+
+use std::sync::Arc;
+
+use sudobot::format::line;
+use sudobot::grid::{Cell, Geometry, Grid, HouseKind};
+use sudobot::solve::{Verdict, count_solutions, solve};
+
+const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/bench/");
+
+/// Every puzzle of a benchmark file (comments and blank lines skipped), each with its line.
+fn load(name: &str) -> Vec<(usize, Grid)> {
+    let text = std::fs::read_to_string(format!("{BENCH}{name}")).expect("benchmark file");
+    line::parse_file(&text)
+        .into_iter()
+        .map(|(n, g)| (n, g.unwrap_or_else(|e| panic!("{name}:{n}: {e}"))))
+        .collect()
+}
+
+/// Checks one puzzle: `expected` solutions (2 means "at least two"), each solution full,
+/// conflict-free and keeping every given.
+fn check(name: &str, n: usize, puzzle: &Grid, several: bool) {
+    let count = count_solutions(puzzle, 2).unwrap_or_else(|c| panic!("{name}:{n}: {c}"));
+    let expected = if several { 2 } else { 1 };
+    assert_eq!(count.found, expected, "{name}:{n}: solutions found");
+    assert_eq!(count.examples.len(), expected as usize);
+    for s in &count.examples {
+        assert!(s.is_solution_of(puzzle), "{name}:{n}: {} is not a solution", line::write(s));
+    }
+    if several {
+        assert_ne!(count.examples[0], count.examples[1], "{name}:{n}: the two solutions differ");
+    }
+}
+
+const SETS: &[(&str, bool)] = &[
+    ("puzzles2_17_clue", false),
+    ("puzzles3_magictour_top1465", false),
+    ("puzzles5_forum_hardest_1905_11+", false),
+    ("puzzles6_forum_hardest_1106", false),
+    ("puzzles7_serg_benchmark", true),
+    ("sudoku6x6_2x3_gen200.txt", false),
+    ("sudoku12x12_3x4_gen100.txt", false),
+    ("sudoku16x16_gen100.txt", false),
+    ("sudoku25x25_gen20.txt", false),
+];
+
+#[test]
+fn a_fixed_subset_of_every_benchmark_set_solves() {
+    for &(name, several) in SETS {
+        let puzzles = load(name);
+        // About 60 puzzles spread over each file, always the same ones.
+        let step = (puzzles.len() / 60).max(1);
+        for (n, puzzle) in puzzles.iter().step_by(step) {
+            check(name, *n, puzzle, several);
+        }
+    }
+}
+
+#[test]
+#[ignore = "solves all 110,000 benchmark puzzles: about 10 s in release"]
+fn every_benchmark_puzzle_solves() {
+    for &(name, several) in SETS {
+        for (n, puzzle) in load(name) {
+            check(name, n, &puzzle, several);
+        }
+    }
+}
+
+/// The 9x9 box map as a jigsaw: the same houses, but not "classic", so the generic engine runs.
+fn boxes_as_jigsaw() -> Arc<Geometry> {
+    let labels: Vec<usize> = (0..81).map(|i| (i / 27) * 3 + (i % 9) / 3).collect();
+    Arc::new(Geometry::jigsaw(9, &labels).expect("valid jigsaw"))
+}
+
+#[test]
+fn both_engines_find_the_same_solutions() {
+    let generic = boxes_as_jigsaw();
+    for name in ["puzzles6_forum_hardest_1106", "puzzles7_serg_benchmark"] {
+        for (n, puzzle) in load(name).into_iter().step_by(25) {
+            let same = Grid::new(generic.clone(), puzzle.cells().to_vec()).unwrap();
+            let a = count_solutions(&puzzle, 20).unwrap();
+            let b = count_solutions(&same, 20).unwrap();
+            assert_eq!(a.found, b.found, "{name}:{n}: solution counts (limit 20)");
+            let mut sa: Vec<_> = a.examples.iter().map(|g| g.cells().to_vec()).collect();
+            let mut sb: Vec<_> = b.examples.iter().map(|g| g.cells().to_vec()).collect();
+            if a.found == 1 {
+                assert_eq!(sa, sb, "{name}:{n}: the unique solution");
+            } else {
+                // Different engines may meet the solutions in another order: each example
+                // must still be a solution of the puzzle.
+                sa.append(&mut sb);
+                for cells in sa {
+                    assert!(
+                        Grid::new(puzzle.geometry_arc().clone(), cells)
+                            .unwrap()
+                            .is_solution_of(&puzzle)
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Every valid 4x4 grid on a geometry, by brute force over the 24 permutations of each row.
+fn brute_force_4x4(geometry: &Arc<Geometry>) -> usize {
+    let mut perms = Vec::new();
+    for a in 1..=4u8 {
+        for b in 1..=4u8 {
+            for c in 1..=4u8 {
+                for d in 1..=4u8 {
+                    let row = [a, b, c, d];
+                    let mut seen = [false; 5];
+                    if row.iter().all(|&v| !std::mem::replace(&mut seen[v as usize], true)) {
+                        perms.push(row);
+                    }
+                }
+            }
+        }
+    }
+    let mut count = 0;
+    for r0 in &perms {
+        for r1 in &perms {
+            for r2 in &perms {
+                for r3 in &perms {
+                    let cells = [r0, r1, r2, r3].iter().flat_map(|r| r.iter().copied()).collect();
+                    let grid = Grid::new(geometry.clone(), cells).unwrap();
+                    count += usize::from(grid.conflict().is_none());
+                }
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn solution_counts_match_brute_force_on_4x4_boxes_x_and_jigsaw() {
+    let jigsaw = [0, 0, 0, 1, 2, 0, 1, 1, 2, 3, 3, 1, 2, 2, 3, 3];
+    let geometries = [
+        Arc::new(Geometry::boxed(2, 2).unwrap()),
+        Arc::new(Geometry::boxed(2, 2).unwrap().with_diagonals()),
+        Arc::new(Geometry::jigsaw(4, &jigsaw).unwrap()),
+    ];
+    for g in &geometries {
+        let expected = brute_force_4x4(g);
+        let count = count_solutions(&Grid::empty(g.clone()), 10_000).unwrap();
+        assert!(count.exhaustive);
+        assert_eq!(count.found as usize, expected, "{g:?}");
+    }
+    // The classic figure for plain 4x4 sudoku.
+    assert_eq!(brute_force_4x4(&geometries[0]), 288);
+}
+
+#[test]
+fn counting_stops_at_the_limit() {
+    let empty = Grid::empty(Geometry::for_side(9).unwrap());
+    let count = count_solutions(&empty, 5).unwrap();
+    assert_eq!((count.found, count.exhaustive, count.examples.len()), (5, false, 2));
+    assert_eq!(count_solutions(&empty, 0).unwrap().found, 0);
+}
+
+#[test]
+fn verdicts_name_what_is_wrong() {
+    // Two 5s in row 1.
+    let bad = line::parse(&format!("5...5{}", ".".repeat(76))).unwrap();
+    let Verdict::Invalid(c) = solve(&bad) else { panic!("expected invalid") };
+    assert_eq!(
+        (c.first, c.second, c.house, c.value),
+        (Cell { row: 0, col: 0 }, Cell { row: 0, col: 4 }, HouseKind::Row(0), 5)
+    );
+    assert_eq!(c.to_string(), "r1c1 and r1c5 both hold 5 in row 1");
+
+    // No conflict among the givens, yet r1c9 can hold nothing: 1-8 in its row, 9 in its column.
+    let dead = line::parse(&format!("12345678.{}9{}", ".".repeat(8), ".".repeat(63))).unwrap();
+    assert_eq!(solve(&dead), Verdict::Unsolvable);
+
+    let empty = Grid::empty(Geometry::for_side(9).unwrap());
+    let Verdict::Multiple(a, b) = solve(&empty) else { panic!("expected several") };
+    assert!(a.is_solution_of(&empty) && b.is_solution_of(&empty) && a != b);
+}
+
+#[test]
+fn x_and_jigsaw_constraints_are_kept() {
+    // A 9x9 X puzzle: any solution must also have 1-9 on both diagonals.
+    let g = Arc::new(Geometry::for_side(9).unwrap().with_diagonals());
+    let Verdict::Multiple(a, _) = solve(&Grid::empty(g.clone())) else { panic!("several") };
+    for diagonal in [HouseKind::Diagonal, HouseKind::AntiDiagonal] {
+        let house = g.houses().iter().find(|h| h.kind == diagonal).unwrap();
+        let mut values: Vec<u8> = house.cells.iter().map(|&i| a.cells()[i]).collect();
+        values.sort_unstable();
+        assert_eq!(values, (1..=9).collect::<Vec<u8>>());
+    }
+}
