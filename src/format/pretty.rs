@@ -337,7 +337,7 @@ fn regions_from_walls(
     let jigsaw = Geometry::jigsaw(side, &labels).map_err(|e| ParseError::whole(e.into()))?;
     // Prefer the box shape the regions match, so a boxed drawing reads as boxes.
     let boxed = (1..=side)
-        .filter(|w| side % w == 0)
+        .filter(|w| side.is_multiple_of(*w))
         .filter_map(|w| Geometry::boxed(w, side / w).ok())
         .find(|g| g.region_map() == jigsaw.region_map());
     Ok(boxed.unwrap_or(jigsaw))
