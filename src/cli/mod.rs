@@ -7,9 +7,27 @@ pub mod web;
 
 use clap::{Parser, Subcommand};
 
+const AFTER_HELP: &str = "\
+Examples:
+  sudobot web --site demo                       # the embedded practice site, offline
+  sudobot web --site sudoku.name --difficulty 4
+  sudobot desktop --auto                        # find the Solo window, solve it, verify
+  sudobot desktop                               # interactive: F1 origin, F2 solve, Esc abort
+  sudobot solve '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
+  sudobot solve --file puzzles.txt --stats      # batch on all cores
+  sudobot sites list
+
+Exit codes (every command):
+  0    solved (and, for web and desktop, confirmed by the game)
+  1    runtime failure (browser, driver, game window, verification)
+  2    bad input or configuration
+  3    the puzzle has no solution
+  4    the puzzle has several solutions
+  130  interrupted (Ctrl-C)";
+
 /// Solves sudoku where people play it: on web pages (WebDriver) and in Simon Tatham's Solo.
 #[derive(Debug, Parser)]
-#[command(name = "sudobot", version, about, max_term_width = 100)]
+#[command(name = "sudobot", version, about, max_term_width = 100, after_help = AFTER_HELP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
