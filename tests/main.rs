@@ -2,3 +2,5 @@
 
 // `sudobot solve` end to end through the binary.
 mod cli_solve;
+// Solo game IDs and Copy text: property round trips.
+mod solo_formats;
