@@ -4,3 +4,5 @@
 mod cli_solve;
 // Solo game IDs and Copy text: property round trips.
 mod solo_formats;
+// `sudobot desktop --auto` against the real sgt-solo under Xvfb.
+mod desktop;

@@ -20,7 +20,9 @@ fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
     let input = match args.input {
         InputArg::Keyboard => Input::Keyboard,
         InputArg::Mouse => match (args.origin, args.step) {
-            (Some(origin), Some(step)) if step > 0.0 => Input::Mouse(Some(MouseGrid { origin, step })),
+            (Some(origin), Some(step)) if step > 0.0 => {
+                Input::Mouse(Some(MouseGrid { origin, step }))
+            }
             (Some(_), Some(step)) => anyhow::bail!("--step must be positive, got {step}"),
             (None, None) => Input::Mouse(None),
             _ => anyhow::bail!("--origin and --step go together"),
@@ -69,6 +71,10 @@ fn error_code(e: DesktopError) -> anyhow::Result<Code> {
         DesktopError::Unsolvable => Code::NoSolution,
         DesktopError::Multiple => Code::Multiple,
         DesktopError::Aborted => Code::Interrupted,
+        DesktopError::Killer { .. }
+        | DesktopError::Invalid(_)
+        | DesktopError::BadPuzzle(_)
+        | DesktopError::BadGameId { .. } => Code::BadInput,
         _ => return Err(e.into()),
     };
     eprintln!("sudobot: {e}");
@@ -76,7 +82,11 @@ fn error_code(e: DesktopError) -> anyhow::Result<Code> {
 }
 
 fn print_outcome(report: &Report, stats: bool) {
-    let confirmed = if report.verified { "solved and confirmed by copying the board back" } else { "typed (not verified)" };
+    let confirmed = if report.verified {
+        "solved and confirmed by copying the board back"
+    } else {
+        "typed (not verified)"
+    };
     println!(
         "{} ({}x{}): {} value(s) typed, {} corrected; {confirmed}",
         report.params, report.side, report.side, report.typed, report.corrected

@@ -94,8 +94,16 @@ pub enum PlatformArg {
 }
 
 fn parse_point(text: &str) -> Result<(i32, i32), String> {
-    let (x, y) = text.split_once(',').ok_or_else(|| format!("expected X,Y, got {text:?}"))?;
-    let x = x.trim().parse().map_err(|_| format!("{x:?} is not a pixel coordinate"))?;
-    let y = y.trim().parse().map_err(|_| format!("{y:?} is not a pixel coordinate"))?;
+    let (x, y) = text
+        .split_once(',')
+        .ok_or_else(|| format!("expected X,Y, got {text:?}"))?;
+    let x = x
+        .trim()
+        .parse()
+        .map_err(|_| format!("{x:?} is not a pixel coordinate"))?;
+    let y = y
+        .trim()
+        .parse()
+        .map_err(|_| format!("{y:?} is not a pixel coordinate"))?;
     Ok((x, y))
 }

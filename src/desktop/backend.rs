@@ -81,7 +81,10 @@ pub fn wait_for<D: Desktop + ?Sized, T>(
             return Ok(value);
         }
         if desktop.elapsed() >= deadline {
-            return Err(DesktopError::Timeout { what: what.to_string(), waited_ms: timeout.as_millis() as u64 });
+            return Err(DesktopError::Timeout {
+                what: what.to_string(),
+                waited_ms: timeout.as_millis() as u64,
+            });
         }
         desktop.pause(interval);
     }

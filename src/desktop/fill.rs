@@ -21,7 +21,9 @@ pub enum Action {
 /// Cells (reading-order indices) whose value on `board` differs from `solution`: empty cells
 /// and wrong user values. Givens are never in the list (they equal the solution).
 pub fn cells_to_type(board: &Grid, solution: &Grid) -> Vec<usize> {
-    (0..board.cells().len()).filter(|&i| board.cells()[i] != solution.cells()[i]).collect()
+    (0..board.cells().len())
+        .filter(|&i| board.cells()[i] != solution.cells()[i])
+        .collect()
 }
 
 /// Keyboard plan: home the cursor, then walk the cells in snake order typing each value.
@@ -38,7 +40,12 @@ pub fn keyboard_plan(keys: &mut Keys, cells: &[usize], solution: &Grid) -> Vec<A
 
 /// Mouse plan: clear any selection by clicking a given (clicking a given always deselects),
 /// then left-click each cell and type its value (the selection disappears after each value).
-pub fn mouse_plan(grid: &MouseGrid, board: &Grid, cells: &[usize], solution: &Grid) -> Result<Vec<Action>, DesktopError> {
+pub fn mouse_plan(
+    grid: &MouseGrid,
+    board: &Grid,
+    cells: &[usize],
+    solution: &Grid,
+) -> Result<Vec<Action>, DesktopError> {
     let side = solution.side();
     let given = (0..board.cells().len())
         .find(|&i| board.get(i).is_some() && !cells.contains(&i))
@@ -59,25 +66,37 @@ pub fn mouse_plan(grid: &MouseGrid, board: &Grid, cells: &[usize], solution: &Gr
 }
 
 /// Runs actions, pacing keys with the key delay and watch steps with the step delay.
-pub fn perform<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options, actions: &[Action]) -> Result<(), DesktopError> {
+pub fn perform<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    actions: &[Action],
+) -> Result<(), DesktopError> {
     for action in actions {
         match *action {
             Action::Key(key) => send_keys(desktop, opts, &[key])?,
             Action::Click(button, x, y) => desktop.click(button, x, y)?,
             Action::Watch => desktop.pause(opts.step_delay),
         }
-        if let Some(abort) = &opts.abort {
-            if abort.load(std::sync::atomic::Ordering::Relaxed) {
-                desktop.release_all();
-                return Err(DesktopError::Aborted);
-            }
+        if opts
+            .abort
+            .as_ref()
+            .is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            desktop.release_all();
+            return Err(DesktopError::Aborted);
         }
     }
     Ok(())
 }
 
 /// The input plan for the chosen strategy (without show-thinking).
-pub fn plan(opts: &Options, board: &Grid, cells: &[usize], solution: &Grid, pencil_known: bool) -> Result<Vec<Action>, DesktopError> {
+pub fn plan(
+    opts: &Options,
+    board: &Grid,
+    cells: &[usize],
+    solution: &Grid,
+    pencil_known: bool,
+) -> Result<Vec<Action>, DesktopError> {
     match &opts.input {
         Input::Keyboard => {
             let mut keys = Keys::new(solution.side());

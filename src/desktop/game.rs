@@ -24,7 +24,11 @@ pub struct GameState {
 }
 
 /// Sends keys with the configured pacing between them.
-pub fn send_keys<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options, keys: &[Key]) -> Result<(), DesktopError> {
+pub fn send_keys<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    keys: &[Key],
+) -> Result<(), DesktopError> {
     for &key in keys {
         desktop.key(key)?;
         if !opts.key_delay.is_zero() {
@@ -41,12 +45,18 @@ fn sentinel(now: Duration) -> String {
 
 /// Opens the Game menu and picks an item, waiting (bounded) for the menu to show when the
 /// platform can tell, else pacing with the menu delay.
-pub fn pick<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options, item: MenuItem) -> Result<(), DesktopError> {
+pub fn pick<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    item: MenuItem,
+) -> Result<(), DesktopError> {
     desktop.key(opts.platform.open_game_menu())?;
     match desktop.menu_showing()? {
         None => desktop.pause(opts.menu_delay),
         Some(_) => {
-            wait_for(desktop, "the Game menu to open", opts.timeout, POLL, |d| Ok(d.menu_showing()?.filter(|&s| s)))?;
+            wait_for(desktop, "the Game menu to open", opts.timeout, POLL, |d| {
+                Ok(d.menu_showing()?.filter(|&s| s))
+            })?;
         }
     }
     send_keys(desktop, opts, &opts.platform.pick(item))
@@ -62,7 +72,10 @@ fn recover<D: Desktop + ?Sized>(desktop: &mut D) -> Result<(), DesktopError> {
 }
 
 /// Reads the game ID through Game > Specific... and the clipboard.
-pub fn read_game_id<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<String, DesktopError> {
+pub fn read_game_id<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<String, DesktopError> {
     let mut last = None;
     for _attempt in 0..3 {
         match try_read_game_id(desktop, opts) {
@@ -74,47 +87,82 @@ pub fn read_game_id<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Res
             Err(e) => return Err(e),
         }
     }
-    Err(last.unwrap_or(DesktopError::Timeout { what: "the game ID".into(), waited_ms: 0 }))
+    Err(last.unwrap_or(DesktopError::Timeout {
+        what: "the game ID".into(),
+        waited_ms: 0,
+    }))
 }
 
-fn try_read_game_id<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<String, DesktopError> {
+fn try_read_game_id<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<String, DesktopError> {
     let mark = sentinel(desktop.elapsed());
     desktop.set_clipboard_text(&mark)?;
     pick(desktop, opts, MenuItem::Specific)?;
     let title = opts.platform.specific_dialog_title();
-    wait_for(desktop, "the Game > Specific... dialog", opts.timeout, POLL, |d| Ok(d.focus_dialog(title)?.then_some(())))?;
+    wait_for(
+        desktop,
+        "the Game > Specific... dialog",
+        opts.timeout,
+        POLL,
+        |d| Ok(d.focus_dialog(title)?.then_some(())),
+    )?;
     // The dialog's text starts selected; select all anyway and copy until the clipboard changes
     // (the first keys can arrive before the entry has the focus).
     let keys = opts.platform.copy_dialog_text();
     let per_try = Duration::from_millis(300);
-    let id = wait_for(desktop, "the game ID on the clipboard", opts.timeout, Duration::ZERO, |d| {
-        send_keys(d, opts, &keys)?;
-        let got = wait_for(d, "the clipboard", per_try, POLL, |d| {
-            Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty()))
-        });
-        match got {
-            Ok(text) => Ok(Some(text)),
-            Err(DesktopError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
-    })?;
+    let id = wait_for(
+        desktop,
+        "the game ID on the clipboard",
+        opts.timeout,
+        Duration::ZERO,
+        |d| {
+            send_keys(d, opts, &keys)?;
+            let got = wait_for(d, "the clipboard", per_try, POLL, |d| {
+                Ok(d.clipboard_text()?
+                    .filter(|t| *t != mark && !t.trim().is_empty()))
+            });
+            match got {
+                Ok(text) => Ok(Some(text)),
+                Err(DesktopError::Timeout { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        },
+    )?;
     desktop.key(Key::Escape)?;
-    wait_for(desktop, "the Specific... dialog to close", opts.timeout, POLL, |d| Ok((!d.focus_dialog(title)?).then_some(())))?;
+    wait_for(
+        desktop,
+        "the Specific... dialog to close",
+        opts.timeout,
+        POLL,
+        |d| Ok((!d.focus_dialog(title)?).then_some(())),
+    )?;
     desktop.focus_game()?;
     Ok(id.trim().to_string())
 }
 
 /// Copies the board through Game > Copy. Never call this for a Killer game: there the GTK
 /// keys land on Solve.
-pub fn copy_board_text<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<String, DesktopError> {
+pub fn copy_board_text<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<String, DesktopError> {
     let mut last = None;
     for _attempt in 0..3 {
         let mark = sentinel(desktop.elapsed());
         desktop.set_clipboard_text(&mark)?;
         pick(desktop, opts, MenuItem::Copy)?;
-        match wait_for(desktop, "the board on the clipboard after Game > Copy", opts.timeout, POLL, |d| {
-            Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty()))
-        }) {
+        match wait_for(
+            desktop,
+            "the board on the clipboard after Game > Copy",
+            opts.timeout,
+            POLL,
+            |d| {
+                Ok(d.clipboard_text()?
+                    .filter(|t| *t != mark && !t.trim().is_empty()))
+            },
+        ) {
             Ok(text) => return Ok(text),
             Err(e @ DesktopError::Timeout { .. }) => {
                 recover(desktop)?;
@@ -123,11 +171,18 @@ pub fn copy_board_text<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> 
             Err(e) => return Err(e),
         }
     }
-    Err(last.unwrap_or(DesktopError::Timeout { what: "Game > Copy".into(), waited_ms: 0 }))
+    Err(last.unwrap_or(DesktopError::Timeout {
+        what: "Game > Copy".into(),
+        waited_ms: 0,
+    }))
 }
 
 /// Reads the board (values only) on the geometry of `id`, checking the copy matches it.
-pub fn read_board<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options, id: &SoloId) -> Result<Grid, DesktopError> {
+pub fn read_board<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    id: &SoloId,
+) -> Result<Grid, DesktopError> {
     let text = copy_board_text(desktop, opts)?;
     board_from_copy(&text, id)
 }
@@ -146,16 +201,26 @@ pub fn board_from_copy(text: &str, id: &SoloId) -> Result<Grid, DesktopError> {
             ),
         });
     }
-    let board = Grid::new(geometry, copied.cells().to_vec()).map_err(|e| DesktopError::CopyMismatch { detail: e.to_string() })?;
-    if let Some(i) = (0..board.cells().len()).find(|&i| id.grid.get(i).is_some() && board.get(i) != id.grid.get(i)) {
+    let board =
+        Grid::new(geometry, copied.cells().to_vec()).map_err(|e| DesktopError::CopyMismatch {
+            detail: e.to_string(),
+        })?;
+    if let Some(i) = (0..board.cells().len())
+        .find(|&i| id.grid.get(i).is_some() && board.get(i) != id.grid.get(i))
+    {
         let cell = crate::grid::Cell::from_index(i, board.side());
-        return Err(DesktopError::CopyMismatch { detail: format!("the given at {cell} differs between the game ID and the copied board") });
+        return Err(DesktopError::CopyMismatch {
+            detail: format!("the given at {cell} differs between the game ID and the copied board"),
+        });
     }
     Ok(board)
 }
 
 /// Reads the game: its ID (refusing Killer before anything else is sent) and its board.
-pub fn read_game<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<GameState, DesktopError> {
+pub fn read_game<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<GameState, DesktopError> {
     let text = read_game_id(desktop, opts)?;
     let id = parse_game_id(&text)?;
     let board = read_board(desktop, opts, &id)?;
@@ -164,12 +229,16 @@ pub fn read_game<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result
 
 /// Decodes a game ID read from the game; Killer comes back as [`DesktopError::Killer`].
 pub fn parse_game_id(text: &str) -> Result<SoloId, DesktopError> {
-    if let Some(colon) = text.find(':') {
-        if let Ok(params) = solo_id::parse_params(&text[..colon], 0) {
-            if params.killer {
-                return Err(DesktopError::Killer { params: params.to_string() });
-            }
-        }
+    let params = text
+        .find(':')
+        .and_then(|colon| solo_id::parse_params(&text[..colon], 0).ok());
+    if let Some(params) = params.filter(|p| p.killer) {
+        return Err(DesktopError::Killer {
+            params: params.to_string(),
+        });
     }
-    solo_id::parse_id(text).map_err(|source| DesktopError::BadGameId { id: text.to_string(), source })
+    solo_id::parse_id(text).map_err(|source| DesktopError::BadGameId {
+        id: text.to_string(),
+        source,
+    })
 }

@@ -69,7 +69,12 @@ pub struct Keys {
 impl Keys {
     /// A builder for a grid of `side`, cursor position and pencil mode unknown.
     pub fn new(side: usize) -> Keys {
-        Keys { side, cursor: None, pencil: None, keys: Vec::new() }
+        Keys {
+            side,
+            cursor: None,
+            pencil: None,
+            keys: Vec::new(),
+        }
     }
 
     /// Declares the pencil mode known (a fresh game starts in normal mode).
@@ -84,7 +89,10 @@ impl Keys {
 
     /// Declares the cursor on a cell the caller selected itself (with a mouse click).
     pub fn assume_cursor(&mut self, x: usize, y: usize) {
-        self.cursor = Some(Cursor { x: x.min(self.side - 1), y: y.min(self.side - 1) });
+        self.cursor = Some(Cursor {
+            x: x.min(self.side - 1),
+            y: y.min(self.side - 1),
+        });
     }
 
     /// Moves the cursor to (0,0) from anywhere: `side` x Up and `side` x Left.
@@ -106,8 +114,16 @@ impl Keys {
             self.home();
             return self.go_to(x, y);
         };
-        let (h, steps_h) = if x >= at.x { (Key::Right, x - at.x) } else { (Key::Left, at.x - x) };
-        let (v, steps_v) = if y >= at.y { (Key::Down, y - at.y) } else { (Key::Up, at.y - y) };
+        let (h, steps_h) = if x >= at.x {
+            (Key::Right, x - at.x)
+        } else {
+            (Key::Left, at.x - x)
+        };
+        let (v, steps_v) = if y >= at.y {
+            (Key::Down, y - at.y)
+        } else {
+            (Key::Up, at.y - y)
+        };
         self.keys.extend(std::iter::repeat_n(h, steps_h));
         self.keys.extend(std::iter::repeat_n(v, steps_v));
         self.cursor = Some(Cursor { x, y });
@@ -215,8 +231,23 @@ mod tests {
         let mut k = Keys::new(4);
         k.put(2, 1, 3);
         let keys = k.take();
-        assert_eq!(&keys[..8], &[Key::Up, Key::Up, Key::Up, Key::Up, Key::Left, Key::Left, Key::Left, Key::Left]);
-        assert_eq!(&keys[8..], &[Key::Right, Key::Right, Key::Down, Key::Char('3')]);
+        assert_eq!(
+            &keys[..8],
+            &[
+                Key::Up,
+                Key::Up,
+                Key::Up,
+                Key::Up,
+                Key::Left,
+                Key::Left,
+                Key::Left,
+                Key::Left
+            ]
+        );
+        assert_eq!(
+            &keys[8..],
+            &[Key::Right, Key::Right, Key::Down, Key::Char('3')]
+        );
         k.put(0, 1, 4);
         assert_eq!(k.take(), vec![Key::Left, Key::Left, Key::Char('4')]);
     }
@@ -228,7 +259,10 @@ mod tests {
         k.assume_pencil(false);
         assert!(k.set_pencil(true));
         assert!(k.set_pencil(true));
-        assert_eq!(k.keys().iter().filter(|&&key| key == Key::Return).count(), 1);
+        assert_eq!(
+            k.keys().iter().filter(|&&key| key == Key::Return).count(),
+            1
+        );
         assert_eq!(k.pencil(), Some(true));
     }
 

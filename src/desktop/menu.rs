@@ -35,7 +35,11 @@ pub enum MenuItem {
 impl Platform {
     /// The platform this binary runs on.
     pub fn native() -> Platform {
-        if cfg!(windows) { Platform::Windows } else { Platform::Gtk }
+        if cfg!(windows) {
+            Platform::Windows
+        } else {
+            Platform::Gtk
+        }
     }
 
     /// The key that opens the Game menu.
@@ -85,7 +89,12 @@ mod tests {
             for item in [MenuItem::Copy, MenuItem::Specific] {
                 assert!(platform.pick(item).iter().all(|&k| !is_command_key(k)));
             }
-            assert!(platform.copy_dialog_text().iter().all(|&k| !is_command_key(k)));
+            assert!(
+                platform
+                    .copy_dialog_text()
+                    .iter()
+                    .all(|&k| !is_command_key(k))
+            );
         }
         assert_eq!(Platform::Gtk.pick(MenuItem::Copy).len(), 10);
     }

@@ -36,7 +36,9 @@ use crate::solve::{self, Verdict};
 #[non_exhaustive]
 pub enum DesktopError {
     /// No window with the title was found.
-    #[error("no window titled {title:?} is showing (is Solo running? use --window to give another title)")]
+    #[error(
+        "no window titled {title:?} is showing (is Solo running? use --window to give another title)"
+    )]
     WindowNotFound {
         /// The title looked for.
         title: String,
@@ -59,7 +61,9 @@ pub enum DesktopError {
         waited_ms: u64,
     },
     /// The game is Killer, which sudobot does not handle yet.
-    #[error("the game is Killer sudoku ({params}), which `sudobot desktop` does not support yet; nothing was typed")]
+    #[error(
+        "the game is Killer sudoku ({params}), which `sudobot desktop` does not support yet; nothing was typed"
+    )]
     Killer {
         /// The game's parameters.
         params: String,
@@ -99,7 +103,9 @@ pub enum DesktopError {
     #[error("the puzzle has more than one solution; nothing was typed")]
     Multiple,
     /// The mouse strategy needs the cell grid on the screen.
-    #[error("the mouse strategy needs the first cell's centre and the cell step (--origin X,Y --step PX, or the F1/F4 hotkeys)")]
+    #[error(
+        "the mouse strategy needs the first cell's centre and the cell step (--origin X,Y --step PX, or the F1/F4 hotkeys)"
+    )]
     NoMouseGrid,
     /// Mouse input needs a given cell to clear the selection safely.
     #[error("the board has no given cell to click for clearing the selection")]
@@ -149,7 +155,10 @@ impl MouseGrid {
         }
         let border = tile / 2;
         let first = border + tile / 2;
-        Some(MouseGrid { origin: (area.x + first, area.y + menubar + first), step: tile as f64 })
+        Some(MouseGrid {
+            origin: (area.x + first, area.y + menubar + first),
+            step: tile as f64,
+        })
     }
 }
 
@@ -245,7 +254,10 @@ pub fn unique_solution(puzzle: &Grid) -> Result<Grid, DesktopError> {
 
 /// The whole `--auto` run on a focused game: read the ID and board, solve the givens, type
 /// every empty or wrong cell, copy the board back and confirm it is the solution.
-pub fn run_auto<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<Report, DesktopError> {
+pub fn run_auto<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<Report, DesktopError> {
     let t0 = desktop.elapsed();
     let state = game::read_game(desktop, opts)?;
     let t1 = desktop.elapsed();
@@ -253,7 +265,10 @@ pub fn run_auto<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<
     let t2 = desktop.elapsed();
     let opts = &resolve_mouse(desktop, opts, solution.side())?;
     let cells = fill::cells_to_type(&state.board, &solution);
-    let corrected = cells.iter().filter(|&&i| state.board.get(i).is_some()).count();
+    let corrected = cells
+        .iter()
+        .filter(|&&i| state.board.get(i).is_some())
+        .count();
     let actions = if opts.show_thinking {
         thinking::plan(opts, &state.board, &solution)?
     } else {
@@ -280,7 +295,11 @@ pub fn run_auto<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<
     let missing = fill::cells_to_type(&board, &solution);
     // Keyboard: if every typed cell is still untouched, the game was left in pencil mode (the
     // values went in as pencil marks). Return switches back; typing a value clears the marks.
-    if !missing.is_empty() && opts.input == Input::Keyboard && missing.iter().all(|i| cells.contains(i)) && missing.len() == cells.len() {
+    if !missing.is_empty()
+        && opts.input == Input::Keyboard
+        && missing.iter().all(|i| cells.contains(i))
+        && missing.len() == cells.len()
+    {
         let mut keys = keys::Keys::new(solution.side());
         keys.home();
         keys.toggle_pencil();
@@ -293,7 +312,10 @@ pub fn run_auto<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<
     let t4 = desktop.elapsed();
     let wrong = fill::cells_to_type(&board, &solution);
     if let Some(&first) = wrong.first() {
-        return Err(DesktopError::NotSolved { count: wrong.len(), first: Cell::from_index(first, solution.side()) });
+        return Err(DesktopError::NotSolved {
+            count: wrong.len(),
+            first: Cell::from_index(first, solution.side()),
+        });
     }
     Ok(Report {
         side: solution.side(),
@@ -310,12 +332,15 @@ pub fn run_auto<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<
 }
 
 /// Fills in the mouse grid from the game window when the user gave none.
-fn resolve_mouse<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options, side: usize) -> Result<Options, DesktopError> {
+fn resolve_mouse<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    side: usize,
+) -> Result<Options, DesktopError> {
     let mut opts = opts.clone();
     if opts.input == Input::Mouse(None) && opts.platform == Platform::Gtk {
-        if let Some(area) = desktop.game_area()? {
-            opts.input = Input::Mouse(MouseGrid::from_gtk_window(area, side));
-        }
+        let area = desktop.game_area()?;
+        opts.input = Input::Mouse(area.and_then(|area| MouseGrid::from_gtk_window(area, side)));
     }
     Ok(opts)
 }

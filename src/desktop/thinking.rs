@@ -31,13 +31,24 @@ pub struct Step {
 /// The candidate set of every cell of `grid` (bit v-1 for value v; 0 for filled cells).
 pub fn candidates(grid: &Grid) -> Vec<u64> {
     let side = grid.side();
-    let all = if side >= 64 { u64::MAX } else { (1u64 << side) - 1 };
-    let mut cands: Vec<u64> = grid.cells().iter().map(|&v| if v == 0 { all } else { 0 }).collect();
+    let all = if side >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << side) - 1
+    };
+    let mut cands: Vec<u64> = grid
+        .cells()
+        .iter()
+        .map(|&v| if v == 0 { all } else { 0 })
+        .collect();
     for house in grid.geometry().houses() {
-        let used = house.cells.iter().fold(0u64, |m, &i| match grid.cells()[i] {
-            0 => m,
-            v => m | 1 << (v - 1),
-        });
+        let used = house
+            .cells
+            .iter()
+            .fold(0u64, |m, &i| match grid.cells()[i] {
+                0 => m,
+                v => m | 1 << (v - 1),
+            });
         for &i in &house.cells {
             cands[i] &= !used;
         }
@@ -93,11 +104,18 @@ pub fn solving_order(start: &Grid, solution: &Grid) -> Vec<Step> {
         }
         marks[cell] = 0;
         let bit = 1u64 << (value - 1);
-        let unmark: Vec<usize> = peers(&grid, cell).into_iter().filter(|&p| marks[p] & bit != 0).collect();
+        let unmark: Vec<usize> = peers(&grid, cell)
+            .into_iter()
+            .filter(|&p| marks[p] & bit != 0)
+            .collect();
         for &p in &unmark {
             marks[p] &= !bit;
         }
-        steps.push(Step { cell, value, unmark });
+        steps.push(Step {
+            cell,
+            value,
+            unmark,
+        });
     }
     steps
 }
@@ -106,11 +124,14 @@ pub fn solving_order(start: &Grid, solution: &Grid) -> Vec<Step> {
 /// place values in solving order (stopping after `opts.stop_after` values if set).
 pub fn plan(opts: &Options, board: &Grid, solution: &Grid) -> Result<Vec<Action>, DesktopError> {
     let side = solution.side();
-    let wrong: Vec<usize> =
-        (0..board.cells().len()).filter(|&i| board.get(i).is_some() && board.cells()[i] != solution.cells()[i]).collect();
+    let wrong: Vec<usize> = (0..board.cells().len())
+        .filter(|&i| board.get(i).is_some() && board.cells()[i] != solution.cells()[i])
+        .collect();
     let mut start = board.clone();
     for &i in &wrong {
-        start.set(i, Some(solution.cells()[i])).map_err(|_| DesktopError::Unsolvable)?;
+        start
+            .set(i, Some(solution.cells()[i]))
+            .map_err(|_| DesktopError::Unsolvable)?;
     }
     let marks = candidates(&start);
     let steps = solving_order(&start, solution);
@@ -122,11 +143,20 @@ pub fn plan(opts: &Options, board: &Grid, solution: &Grid) -> Result<Vec<Action>
     }
 }
 
-fn keyboard(side: usize, wrong: &[usize], marks: &[u64], steps: &[Step], limit: usize, solution: &Grid) -> Vec<Action> {
+fn keyboard(
+    side: usize,
+    wrong: &[usize],
+    marks: &[u64],
+    steps: &[Step],
+    limit: usize,
+    solution: &Grid,
+) -> Vec<Action> {
     let mut keys = Keys::new(side);
     keys.assume_pencil(false);
     let mut actions = Vec::new();
-    let flush = |keys: &mut Keys, actions: &mut Vec<Action>| actions.extend(keys.take().into_iter().map(Action::Key));
+    let flush = |keys: &mut Keys, actions: &mut Vec<Action>| {
+        actions.extend(keys.take().into_iter().map(Action::Key))
+    };
     for &i in wrong {
         keys.put(i % side, i / side, solution.cells()[i]);
     }

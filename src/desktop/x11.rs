@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 
 use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 use x11rb::connection::Connection;
-use x11rb::wrapper::ConnectionExt as _;
 use x11rb::protocol::xproto::{
-    AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, InputFocus, MapState, StackMode,
-    Window,
+    AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, InputFocus,
+    MapState, StackMode, Window,
 };
 use x11rb::rust_connection::RustConnection;
+use x11rb::wrapper::ConnectionExt as _;
 
 use super::backend::{Desktop, MouseButton, Rect};
 use super::{DesktopError, keys::Key};
@@ -47,15 +47,26 @@ impl X11Desktop {
     /// Connects to `$DISPLAY`, finds the viewable window titled `title` and focuses it.
     pub fn connect(title: &str) -> Result<X11Desktop, DesktopError> {
         let (conn, screen) = x11rb::connect(None).map_err(display_error)?;
-        let root = conn.setup().roots.get(screen).map(|s| s.root).ok_or_else(|| display_error("no screen"))?;
+        let root = conn
+            .setup()
+            .roots
+            .get(screen)
+            .map(|s| s.root)
+            .ok_or_else(|| display_error("no screen"))?;
         let atom = |name: &str| -> Result<u32, DesktopError> {
-            Ok(conn.intern_atom(false, name.as_bytes()).map_err(display_error)?.reply().map_err(display_error)?.atom)
+            Ok(conn
+                .intern_atom(false, name.as_bytes())
+                .map_err(display_error)?
+                .reply()
+                .map_err(display_error)?
+                .atom)
         };
         let net_wm_name = atom("_NET_WM_NAME")?;
         let utf8_string = atom("UTF8_STRING")?;
         let net_active_window = atom("_NET_ACTIVE_WINDOW")?;
         let enigo = Enigo::new(&Settings::default()).map_err(input_error)?;
-        let clipboard = arboard::Clipboard::new().map_err(|e| DesktopError::Clipboard(e.to_string()))?;
+        let clipboard =
+            arboard::Clipboard::new().map_err(|e| DesktopError::Clipboard(e.to_string()))?;
         let mut desktop = X11Desktop {
             conn,
             root,
@@ -68,7 +79,11 @@ impl X11Desktop {
             utf8_string,
             net_active_window,
         };
-        desktop.game = desktop.find_window(title)?.ok_or_else(|| DesktopError::WindowNotFound { title: title.to_string() })?;
+        desktop.game = desktop
+            .find_window(title)?
+            .ok_or_else(|| DesktopError::WindowNotFound {
+                title: title.to_string(),
+            })?;
         desktop.baseline_popups = desktop.popups()?;
         desktop.focus_game()?;
         Ok(desktop)
@@ -99,7 +114,11 @@ impl X11Desktop {
     }
 
     fn viewable(&self, window: Window) -> Result<bool, DesktopError> {
-        let attrs = self.conn.get_window_attributes(window).map_err(display_error)?.reply();
+        let attrs = self
+            .conn
+            .get_window_attributes(window)
+            .map_err(display_error)?
+            .reply();
         Ok(attrs.is_ok_and(|a| a.map_state == MapState::VIEWABLE))
     }
 
@@ -110,9 +129,13 @@ impl X11Desktop {
         for _depth in 0..3 {
             let mut next = Vec::new();
             for parent in level {
-                let Ok(tree) = self.conn.query_tree(parent).map_err(display_error)?.reply() else { continue };
+                let Ok(tree) = self.conn.query_tree(parent).map_err(display_error)?.reply() else {
+                    continue;
+                };
                 for &w in tree.children.iter().rev() {
-                    if self.title_of(w).ok().flatten().as_deref() == Some(title) && self.viewable(w)? {
+                    if self.title_of(w).ok().flatten().as_deref() == Some(title)
+                        && self.viewable(w)?
+                    {
                         return Ok(Some(w));
                     }
                     next.push(w);
@@ -125,7 +148,12 @@ impl X11Desktop {
 
     /// Viewable override-redirect top-level windows (menus are such windows).
     fn popups(&self) -> Result<HashSet<Window>, DesktopError> {
-        let tree = self.conn.query_tree(self.root).map_err(display_error)?.reply().map_err(display_error)?;
+        let tree = self
+            .conn
+            .query_tree(self.root)
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
         let cookies: Vec<_> = tree
             .children
             .iter()
@@ -143,20 +171,37 @@ impl X11Desktop {
     fn focus(&self, window: Window) -> Result<(), DesktopError> {
         let event = ClientMessageEvent::new(32, window, self.net_active_window, [2u32, 0, 0, 0, 0]);
         self.conn
-            .send_event(false, self.root, EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY, event)
+            .send_event(
+                false,
+                self.root,
+                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                event,
+            )
             .map_err(display_error)?;
         self.conn
-            .configure_window(window, &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE))
+            .configure_window(
+                window,
+                &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE),
+            )
             .map_err(display_error)?;
-        self.conn.set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME).map_err(display_error)?;
+        self.conn
+            .set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME)
+            .map_err(display_error)?;
         self.conn.sync().map_err(display_error)?;
         Ok(())
     }
 
     fn chord(&mut self, modifier: enigo::Key, c: char) -> Result<(), DesktopError> {
-        self.enigo.key(modifier, Direction::Press).map_err(input_error)?;
-        let result = self.enigo.key(enigo::Key::Unicode(c), Direction::Click).map_err(input_error);
-        self.enigo.key(modifier, Direction::Release).map_err(input_error)?;
+        self.enigo
+            .key(modifier, Direction::Press)
+            .map_err(input_error)?;
+        let result = self
+            .enigo
+            .key(enigo::Key::Unicode(c), Direction::Click)
+            .map_err(input_error);
+        self.enigo
+            .key(modifier, Direction::Release)
+            .map_err(input_error)?;
         result
     }
 }
@@ -174,16 +219,22 @@ impl Desktop for X11Desktop {
             Key::Alt(c) => return self.chord(enigo::Key::Alt, c),
             Key::Ctrl(c) => return self.chord(enigo::Key::Control, c),
         };
-        self.enigo.key(simple, Direction::Click).map_err(input_error)
+        self.enigo
+            .key(simple, Direction::Click)
+            .map_err(input_error)
     }
 
     fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
-        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_error)?;
+        self.enigo
+            .move_mouse(x, y, Coordinate::Abs)
+            .map_err(input_error)?;
         let button = match button {
             MouseButton::Left => Button::Left,
             MouseButton::Right => Button::Right,
         };
-        self.enigo.button(button, Direction::Click).map_err(input_error)
+        self.enigo
+            .button(button, Direction::Click)
+            .map_err(input_error)
     }
 
     fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError> {
@@ -195,7 +246,9 @@ impl Desktop for X11Desktop {
     }
 
     fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
-        self.clipboard.set_text(text).map_err(|e| DesktopError::Clipboard(e.to_string()))
+        self.clipboard
+            .set_text(text)
+            .map_err(|e| DesktopError::Clipboard(e.to_string()))
     }
 
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {
@@ -218,7 +271,12 @@ impl Desktop for X11Desktop {
     }
 
     fn game_area(&mut self) -> Result<Option<Rect>, DesktopError> {
-        let geometry = self.conn.get_geometry(self.game).map_err(display_error)?.reply().map_err(display_error)?;
+        let geometry = self
+            .conn
+            .get_geometry(self.game)
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
         let at = self
             .conn
             .translate_coordinates(self.game, self.root, 0, 0)
