@@ -12,10 +12,14 @@
 //! [`run_auto`] ties them together: read, solve, type, copy back, confirm.
 
 pub mod backend;
+#[cfg(test)]
+mod fake;
 pub mod fill;
 pub mod game;
 pub mod keys;
 pub mod menu;
+#[cfg(test)]
+mod tests;
 pub mod thinking;
 #[cfg(all(unix, not(target_os = "macos")))]
 pub mod x11;
