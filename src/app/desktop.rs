@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use sudobot::desktop::{self, DesktopError, Input, MouseGrid, Options, Platform, Report};
+use sudobot::desktop::{self, Desktop, DesktopError, Input, MouseGrid, Options, Platform, Report};
 
 use super::Code;
 use crate::cli::desktop::{DesktopArgs, InputArg, PlatformArg};
@@ -106,10 +106,106 @@ fn print_outcome(report: &Report, stats: bool) {
 }
 
 mod interactive {
-    //! The hotkey mode (not built yet in this step).
+    //! The hotkey loop: an rdev listener thread (XRecord, so it also sees synthetic keys; the
+    //! bot's own Escapes are counted and skipped) feeding a session on the main thread.
+
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::mpsc;
+
+    use sudobot::desktop::interactive::{Hotkey, Outcome, Session, Source};
+
     use super::*;
 
-    pub fn run(_args: &DesktopArgs, _opts: Options) -> anyhow::Result<Code> {
-        anyhow::bail!("interactive mode is not built yet; use --auto")
+    pub fn run(args: &DesktopArgs, mut opts: Options) -> anyhow::Result<Code> {
+        let abort = Arc::new(AtomicBool::new(false));
+        let busy = Arc::new(AtomicBool::new(false));
+        let own_escapes = Arc::new(AtomicUsize::new(0));
+        opts.abort = Some(Arc::clone(&abort));
+        opts.own_escapes = Some(Arc::clone(&own_escapes));
+        let source = match (&args.puzzle, args.from_clipboard) {
+            (Some(text), _) => Source::Text(text.clone()),
+            (None, true) => Source::Clipboard,
+            (None, false) => Source::Game,
+        };
+        let mut screen = connect(&args.window)?;
+        let (tx, rx) = mpsc::channel();
+        {
+            let (abort, busy, own) = (
+                Arc::clone(&abort),
+                Arc::clone(&busy),
+                Arc::clone(&own_escapes),
+            );
+            let failed = tx.clone();
+            std::thread::spawn(move || {
+                let result = rdev::listen(move |event| {
+                    let rdev::EventType::KeyPress(key) = event.event_type else {
+                        return;
+                    };
+                    let hotkey = match key {
+                        rdev::Key::F1 => Hotkey::Origin,
+                        rdev::Key::F2 => Hotkey::Solve,
+                        rdev::Key::F3 => Hotkey::Walk,
+                        rdev::Key::F4 => Hotkey::Calibrate,
+                        rdev::Key::Escape => {
+                            // One of the bot's own Escapes (closing a menu or dialog)?
+                            if own
+                                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                                    n.checked_sub(1)
+                                })
+                                .is_ok()
+                            {
+                                return;
+                            }
+                            if busy.load(Ordering::SeqCst) {
+                                abort.store(true, Ordering::SeqCst);
+                                return;
+                            }
+                            Hotkey::Escape
+                        }
+                        _ => return,
+                    };
+                    let _ = tx.send(Ok(hotkey));
+                });
+                if let Err(e) = result {
+                    let _ = failed.send(Err(format!("{e:?}")));
+                }
+            });
+        }
+        let mut session = Session::new(opts, source);
+        eprintln!(
+            "sudobot desktop: F1 origin (pointer on the top-left cell), F4 twice to calibrate the step, \
+             F3 walk the empty cells, F2 solve, Esc abort/quit"
+        );
+        for message in rx {
+            let hotkey = message.map_err(DesktopError::Hotkeys)?;
+            busy.store(true, Ordering::SeqCst);
+            abort.store(false, Ordering::SeqCst);
+            let outcome = session.handle(hotkey, &mut screen);
+            busy.store(false, Ordering::SeqCst);
+            match outcome {
+                Ok(Outcome::Quit) => return Ok(Code::Success),
+                Ok(Outcome::Origin(g)) => {
+                    eprintln!("origin set at {:?}, step {} px", g.origin, g.step)
+                }
+                Ok(Outcome::CalibrationStarted(at)) => {
+                    eprintln!("first point {at:?}; now press F4 on the cell to its right")
+                }
+                Ok(Outcome::Calibrated(g)) => {
+                    eprintln!("calibrated: origin {:?}, step {} px", g.origin, g.step)
+                }
+                Ok(Outcome::CalibrationRejected) => {
+                    eprintln!("the two F4 points are too close; press F4 twice again")
+                }
+                Ok(Outcome::Walked(n)) => eprintln!("walked {n} empty cells"),
+                Ok(Outcome::Solved(report)) => print_outcome(&report, args.stats),
+                Err(DesktopError::Aborted) => {
+                    screen.release_all();
+                    eprintln!("aborted; keys released");
+                }
+                Err(e) => eprintln!("sudobot: {e}"),
+            }
+        }
+        anyhow::bail!("the hotkey listener stopped")
     }
 }

@@ -37,6 +37,12 @@ pub trait Desktop {
     /// Moves the pointer to a screen point and clicks.
     fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError>;
 
+    /// Moves the pointer to a screen point without clicking.
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError>;
+
+    /// Where the pointer is.
+    fn pointer(&mut self) -> Result<(i32, i32), DesktopError>;
+
     /// The clipboard's text, `None` when it holds none.
     fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError>;
 

@@ -57,6 +57,10 @@ pub struct FakeSolo {
     /// Commands that fired (rejected command keys and menu actions other than Copy/Specific).
     pub fired: Vec<String>,
     template: Grid,
+    /// Where the pointer is.
+    pub pointer_at: (i32, i32),
+    /// Every pointer move without a click.
+    pub walked: Vec<(i32, i32)>,
 }
 
 impl FakeSolo {
@@ -89,6 +93,8 @@ impl FakeSolo {
             keys: Vec::new(),
             fired: Vec::new(),
             template,
+            pointer_at: (0, 0),
+            walked: Vec::new(),
         }
     }
 
@@ -218,6 +224,16 @@ impl Desktop for FakeSolo {
         }
         self.hcursor = false;
         Ok(())
+    }
+
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {
+        self.pointer_at = (x, y);
+        self.walked.push((x, y));
+        Ok(())
+    }
+
+    fn pointer(&mut self) -> Result<(i32, i32), DesktopError> {
+        Ok(self.pointer_at)
     }
 
     fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError> {

@@ -63,12 +63,21 @@ pub fn pick<D: Desktop + ?Sized>(
 }
 
 /// Escapes out of a menu that may have opened half-way, and refocuses the game.
-fn recover<D: Desktop + ?Sized>(desktop: &mut D) -> Result<(), DesktopError> {
+fn recover<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), DesktopError> {
     if desktop.menu_showing()? != Some(false) {
-        desktop.key(Key::Escape)?;
-        desktop.key(Key::Escape)?;
+        escape(desktop, opts)?;
+        escape(desktop, opts)?;
     }
     desktop.focus_game()
+}
+
+/// Sends Escape, first telling the hotkey listener (if any) that this one is ours, so it does
+/// not take it for the user's abort key.
+fn escape<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), DesktopError> {
+    if let Some(own) = &opts.own_escapes {
+        own.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+    desktop.key(Key::Escape)
 }
 
 /// Reads the game ID through Game > Specific... and the clipboard.
@@ -81,7 +90,7 @@ pub fn read_game_id<D: Desktop + ?Sized>(
         match try_read_game_id(desktop, opts) {
             Ok(id) => return Ok(id),
             Err(e @ DesktopError::Timeout { .. }) => {
-                recover(desktop)?;
+                recover(desktop, opts)?;
                 last = Some(e);
             }
             Err(e) => return Err(e),
@@ -130,7 +139,7 @@ fn try_read_game_id<D: Desktop + ?Sized>(
             }
         },
     )?;
-    desktop.key(Key::Escape)?;
+    escape(desktop, opts)?;
     wait_for(
         desktop,
         "the Specific... dialog to close",
@@ -165,7 +174,7 @@ pub fn copy_board_text<D: Desktop + ?Sized>(
         ) {
             Ok(text) => return Ok(text),
             Err(e @ DesktopError::Timeout { .. }) => {
-                recover(desktop)?;
+                recover(desktop, opts)?;
                 last = Some(e);
             }
             Err(e) => return Err(e),

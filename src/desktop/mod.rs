@@ -8,6 +8,7 @@
 //! - [`game`]: reading the game ID (Specific...) and the board (Copy) with bounded waits.
 //! - [`fill`]: what to type and in which order, by keyboard cursor or mouse.
 //! - [`thinking`]: the show-thinking display (pencil marks, then values in solving order).
+//! - [`interactive`]: the hotkey session (F1 origin, F4 step, F3 walk, F2 solve, Esc abort).
 //!
 //! [`run_auto`] ties them together: read, solve, type, copy back, confirm.
 
@@ -16,6 +17,7 @@ pub mod backend;
 mod fake;
 pub mod fill;
 pub mod game;
+pub mod interactive;
 pub mod keys;
 pub mod menu;
 #[cfg(test)]
@@ -25,7 +27,7 @@ pub mod thinking;
 pub mod x11;
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::time::Duration;
 
 pub use backend::{Desktop, MouseButton, Rect};
@@ -196,6 +198,9 @@ pub struct Options {
     pub stop_after: Option<usize>,
     /// Set to abort between moves (Esc in interactive mode).
     pub abort: Option<Arc<AtomicBool>>,
+    /// Escapes the bot itself is about to send, so a hotkey listener that also sees synthetic
+    /// keys can tell them from the user's Esc.
+    pub own_escapes: Option<Arc<AtomicUsize>>,
 }
 
 impl Default for Options {
@@ -210,6 +215,7 @@ impl Default for Options {
             step_delay: Duration::from_millis(100),
             stop_after: None,
             abort: None,
+            own_escapes: None,
         }
     }
 }

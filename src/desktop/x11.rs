@@ -237,6 +237,16 @@ impl Desktop for X11Desktop {
             .map_err(input_error)
     }
 
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {
+        self.enigo
+            .move_mouse(x, y, Coordinate::Abs)
+            .map_err(input_error)
+    }
+
+    fn pointer(&mut self) -> Result<(i32, i32), DesktopError> {
+        self.enigo.location().map_err(input_error)
+    }
+
     fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError> {
         match self.clipboard.get_text() {
             Ok(text) => Ok(Some(text)),

@@ -330,3 +330,63 @@ pub fn save_moves(save: &str) -> Vec<String> {
         .take(pos.saturating_sub(1))
         .collect()
 }
+
+/// A sudobot process left running (interactive mode), its output collected by threads.
+pub struct Running {
+    child: Child,
+    output: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Running {
+    /// Everything printed so far (stdout and stderr, interleaved by line).
+    pub fn output(&self) -> String {
+        self.output.lock().map(|o| o.clone()).unwrap_or_default()
+    }
+
+    /// Waits (bounded) for the process to exit and returns its exit code.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
+        let pid = self.child.id();
+        let status = wait_until(&format!("sudobot (pid {pid}) to exit"), timeout, || {
+            self.child.try_wait().ok().flatten()
+        });
+        status.code()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        kill(&mut self.child);
+    }
+}
+
+impl Screen {
+    /// Starts sudobot without waiting for it.
+    pub fn spawn_sudobot(&self, args: &[&str]) -> Running {
+        let mut child = self
+            .command(env!("CARGO_BIN_EXE_sudobot"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start sudobot");
+        let output = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let pipes: Vec<Box<dyn std::io::Read + Send>> = vec![
+            Box::new(child.stdout.take().expect("stdout")),
+            Box::new(child.stderr.take().expect("stderr")),
+        ];
+        for pipe in pipes {
+            let output = std::sync::Arc::clone(&output);
+            // Ends when the pipe closes, i.e. when the process is gone.
+            std::thread::spawn(move || {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+                    if let Ok(mut o) = output.lock() {
+                        o.push_str(&line);
+                        o.push('\n');
+                    }
+                }
+            });
+        }
+        Running { child, output }
+    }
+}

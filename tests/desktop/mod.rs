@@ -5,6 +5,7 @@
 mod harness;
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use harness::{Screen, require_tools, save_moves};
 use sudobot::format::{solo_id, solo_text};
@@ -256,4 +257,53 @@ fn show_thinking_leaves_the_candidates_as_pencil_marks() {
         &["--input", "mouse", "--origin", "48,73", "--step", "48"],
         3,
     );
+}
+
+#[test]
+fn interactive_hotkeys_f2_solves_and_esc_quits() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let name = "2x3";
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    let mut bot = screen.spawn_sudobot(&["desktop"]);
+    harness::wait_until("the interactive banner", Duration::from_secs(10), || {
+        bot.output().contains("F2").then_some(())
+    });
+    // The listener may start a moment after the banner: press F2 until a solve is reported.
+    let mut pressed = Instant::now() - Duration::from_secs(5);
+    harness::wait_until("F2 to solve the game", Duration::from_secs(30), || {
+        if bot.output().contains("confirmed") {
+            return Some(());
+        }
+        if pressed.elapsed() >= Duration::from_secs(3) {
+            screen.xdotool(&["key", "F2"]);
+            pressed = Instant::now();
+        }
+        None
+    });
+    // F4 twice calibrates from the pointer; the session reports it.
+    screen.xdotool(&[
+        "mousemove",
+        "48",
+        "73",
+        "key",
+        "F4",
+        "mousemove",
+        "96",
+        "73",
+        "key",
+        "F4",
+    ]);
+    harness::wait_until("calibration", Duration::from_secs(10), || {
+        bot.output().contains("step 48 px").then_some(())
+    });
+    screen.xdotool(&["key", "Escape"]);
+    assert_eq!(
+        bot.wait_exit(Duration::from_secs(10)),
+        Some(0),
+        "{}",
+        bot.output()
+    );
+    assert_solved(name, &screen.copy_board(&game));
 }
