@@ -45,8 +45,14 @@ fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
 }
 
 fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
+    if !cfg!(all(unix, not(target_os = "macos"))) {
+        anyhow::bail!(
+            "--auto finds the game window, which this build can do on X11 only; use the interactive \
+             mode instead: start `sudobot desktop`, focus the game and press F2"
+        );
+    }
     let mut screen = connect(&args.window)?;
-    match desktop::run_auto(&mut screen, opts) {
+    match desktop::run_auto(&mut *screen, opts) {
         Ok(report) => {
             print_outcome(&report, args.stats);
             Ok(Code::Success)
@@ -55,14 +61,16 @@ fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
     }
 }
 
+/// The desktop backend: X11 (finds and focuses the window by title) where available, else
+/// input and clipboard only (the user focuses the game).
 #[cfg(all(unix, not(target_os = "macos")))]
-fn connect(title: &str) -> anyhow::Result<desktop::x11::X11Desktop> {
-    Ok(desktop::x11::X11Desktop::connect(title)?)
+fn connect(title: &str) -> anyhow::Result<Box<dyn Desktop>> {
+    Ok(Box::new(desktop::x11::X11Desktop::connect(title)?))
 }
 
 #[cfg(not(all(unix, not(target_os = "macos"))))]
-fn connect(_title: &str) -> anyhow::Result<std::convert::Infallible> {
-    anyhow::bail!("`sudobot desktop` drives X11 only in this build")
+fn connect(_title: &str) -> anyhow::Result<Box<dyn Desktop>> {
+    Ok(Box::new(desktop::portable::PortableDesktop::new()?))
 }
 
 /// Maps solver outcomes to their exit codes; other errors go up to `classify`.
@@ -181,7 +189,7 @@ mod interactive {
             let hotkey = message.map_err(DesktopError::Hotkeys)?;
             busy.store(true, Ordering::SeqCst);
             abort.store(false, Ordering::SeqCst);
-            let outcome = session.handle(hotkey, &mut screen);
+            let outcome = session.handle(hotkey, &mut *screen);
             busy.store(false, Ordering::SeqCst);
             match outcome {
                 Ok(Outcome::Quit) => return Ok(Code::Success),

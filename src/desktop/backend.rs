@@ -53,8 +53,10 @@ pub trait Desktop {
     /// menu keys with the configured menu delay instead).
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError>;
 
-    /// Focuses the game's dialog with this title if it is showing; `Ok(false)` when it is not.
-    fn focus_dialog(&mut self, title: &str) -> Result<bool, DesktopError>;
+    /// Focuses the game's dialog with this title if it is showing: `Some(true)` when it was
+    /// found and focused, `Some(false)` when it is not showing, `None` when the platform cannot
+    /// tell (the bot then paces with the menu delay).
+    fn focus_dialog(&mut self, title: &str) -> Result<Option<bool>, DesktopError>;
 
     /// Gives the game window the keyboard focus again.
     fn focus_game(&mut self) -> Result<(), DesktopError>;

@@ -57,6 +57,10 @@ pub struct FakeSolo {
     /// Commands that fired (rejected command keys and menu actions other than Copy/Specific).
     pub fired: Vec<String>,
     template: Grid,
+    /// Whether menus and dialogs are visible to the bot (false: like the portable backend).
+    pub sees_windows: bool,
+    /// Model the Win32 front end's menu (mnemonics) and CRLF clipboard.
+    pub windows: bool,
     /// Where the pointer is.
     pub pointer_at: (i32, i32),
     /// Every pointer move without a click.
@@ -93,6 +97,8 @@ impl FakeSolo {
             keys: Vec::new(),
             fired: Vec::new(),
             template,
+            sees_windows: true,
+            windows: false,
             pointer_at: (0, 0),
             walked: Vec::new(),
         }
@@ -154,6 +160,16 @@ impl FakeSolo {
 
     fn menu_key(&mut self, at: usize, key: Key) {
         let enabled = |i: usize| !(self.killer && MENU[i] == "Copy");
+        if self.windows {
+            // Win32 menus: mnemonics pick items (&Copy, Speci&fic...).
+            match key {
+                Key::Char('c') if enabled(9) => self.activate(9),
+                Key::Char('f') => self.activate(2),
+                Key::Escape => self.menu = None,
+                _ => {}
+            }
+            return;
+        }
         match key {
             Key::Down => {
                 let mut next = (at + 1) % MENU.len();
@@ -163,15 +179,22 @@ impl FakeSolo {
                 self.menu = Some(next);
             }
             Key::Escape => self.menu = None,
-            Key::Return => {
-                self.menu = None;
-                match MENU[at] {
-                    "Copy" => self.clipboard = Some(solo_text::write(&self.board())),
-                    "Specific" => self.dialog = true,
-                    other => self.fired.push(format!("menu {other}")),
-                }
-            }
+            Key::Return => self.activate(at),
             _ => {}
+        }
+    }
+}
+
+impl FakeSolo {
+    fn activate(&mut self, at: usize) {
+        self.menu = None;
+        match MENU[at] {
+            "Copy" => {
+                let eol = if self.windows { "\r\n" } else { "\n" };
+                self.clipboard = Some(solo_text::write_with(&self.board(), eol));
+            }
+            "Specific" => self.dialog = true,
+            other => self.fired.push(format!("menu {other}")),
         }
     }
 }
@@ -246,11 +269,11 @@ impl Desktop for FakeSolo {
     }
 
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {
-        Ok(Some(self.menu.is_some()))
+        Ok(self.sees_windows.then_some(self.menu.is_some()))
     }
 
-    fn focus_dialog(&mut self, _title: &str) -> Result<bool, DesktopError> {
-        Ok(self.dialog)
+    fn focus_dialog(&mut self, _title: &str) -> Result<Option<bool>, DesktopError> {
+        Ok(self.sees_windows.then_some(self.dialog))
     }
 
     fn focus_game(&mut self) -> Result<(), DesktopError> {

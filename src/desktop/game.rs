@@ -110,13 +110,17 @@ fn try_read_game_id<D: Desktop + ?Sized>(
     desktop.set_clipboard_text(&mark)?;
     pick(desktop, opts, MenuItem::Specific)?;
     let title = opts.platform.specific_dialog_title();
-    wait_for(
-        desktop,
-        "the Game > Specific... dialog",
-        opts.timeout,
-        POLL,
-        |d| Ok(d.focus_dialog(title)?.then_some(())),
-    )?;
+    match desktop.focus_dialog(title)? {
+        // The platform cannot see windows: pace instead, the copy below retries anyway.
+        None => desktop.pause(opts.menu_delay),
+        Some(_) => wait_for(
+            desktop,
+            "the Game > Specific... dialog",
+            opts.timeout,
+            POLL,
+            |d| Ok(d.focus_dialog(title)?.filter(|&open| open).map(|_| ())),
+        )?,
+    }
     // The dialog's text starts selected; select all anyway and copy until the clipboard changes
     // (the first keys can arrive before the entry has the focus).
     let keys = opts.platform.copy_dialog_text();
@@ -140,13 +144,16 @@ fn try_read_game_id<D: Desktop + ?Sized>(
         },
     )?;
     escape(desktop, opts)?;
-    wait_for(
-        desktop,
-        "the Specific... dialog to close",
-        opts.timeout,
-        POLL,
-        |d| Ok((!d.focus_dialog(title)?).then_some(())),
-    )?;
+    match desktop.focus_dialog(title)? {
+        None => desktop.pause(opts.menu_delay),
+        Some(_) => wait_for(
+            desktop,
+            "the Specific... dialog to close",
+            opts.timeout,
+            POLL,
+            |d| Ok((d.focus_dialog(title)? == Some(false)).then_some(())),
+        )?,
+    }
     desktop.focus_game()?;
     Ok(id.trim().to_string())
 }

@@ -2,7 +2,8 @@
 //! screen with synthetic keyboard and mouse input.
 //!
 //! - [`backend`]: the [`Desktop`] trait, the only way to touch the OS (keys, clicks, clipboard,
-//!   window focus); [`x11`] implements it with enigo, arboard and x11rb.
+//!   window focus); [`x11`] implements it with enigo, arboard and x11rb, [`portable`] with
+//!   enigo and arboard alone (Windows/MobaXterm, interactive mode).
 //! - [`keys`]: key values and the builder that cannot emit a Solo command letter by accident.
 //! - [`menu`]: Game-menu navigation per front end (GTK vs Windows).
 //! - [`game`]: reading the game ID (Specific...) and the board (Copy) with bounded waits.
@@ -20,6 +21,7 @@ pub mod game;
 pub mod interactive;
 pub mod keys;
 pub mod menu;
+pub mod portable;
 #[cfg(test)]
 mod tests;
 pub mod thinking;

@@ -204,3 +204,23 @@ fn windows_menu_keys_differ_only_in_the_item_keys() {
     assert_eq!(win.pick(super::menu::MenuItem::Copy), vec![Key::Char('c')]);
     assert_eq!(win.line_ending(), "\r\n");
 }
+
+#[test]
+fn windows_front_end_without_window_access_is_paced_and_solves() {
+    // MobaXterm: Win32 menus with mnemonics, CRLF on the clipboard, and a backend that cannot
+    // see menus or dialogs (the portable one).
+    let mut game = FakeSolo::new(id("3x4"));
+    game.windows = true;
+    game.sees_windows = false;
+    let o = Options {
+        platform: Platform::Windows,
+        ..Options::default()
+    };
+    let report = run_auto(&mut game, &o).expect("solved");
+    assert!(report.verified);
+    assert_solved(&game, "3x4");
+    // The GTK keys would have picked the wrong items there.
+    let mut game = FakeSolo::new(id("2x3"));
+    game.windows = true;
+    assert!(run_auto(&mut game, &opts()).is_err());
+}

@@ -190,38 +190,11 @@ impl X11Desktop {
         self.conn.sync().map_err(display_error)?;
         Ok(())
     }
-
-    fn chord(&mut self, modifier: enigo::Key, c: char) -> Result<(), DesktopError> {
-        self.enigo
-            .key(modifier, Direction::Press)
-            .map_err(input_error)?;
-        let result = self
-            .enigo
-            .key(enigo::Key::Unicode(c), Direction::Click)
-            .map_err(input_error);
-        self.enigo
-            .key(modifier, Direction::Release)
-            .map_err(input_error)?;
-        result
-    }
 }
 
 impl Desktop for X11Desktop {
     fn key(&mut self, key: Key) -> Result<(), DesktopError> {
-        let simple = match key {
-            Key::Up => enigo::Key::UpArrow,
-            Key::Down => enigo::Key::DownArrow,
-            Key::Left => enigo::Key::LeftArrow,
-            Key::Right => enigo::Key::RightArrow,
-            Key::Return => enigo::Key::Return,
-            Key::Escape => enigo::Key::Escape,
-            Key::Char(c) => enigo::Key::Unicode(c),
-            Key::Alt(c) => return self.chord(enigo::Key::Alt, c),
-            Key::Ctrl(c) => return self.chord(enigo::Key::Control, c),
-        };
-        self.enigo
-            .key(simple, Direction::Click)
-            .map_err(input_error)
+        super::portable::send_key(&mut self.enigo, key)
     }
 
     fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
@@ -266,13 +239,13 @@ impl Desktop for X11Desktop {
         Ok(Some(now.difference(&self.baseline_popups).next().is_some()))
     }
 
-    fn focus_dialog(&mut self, title: &str) -> Result<bool, DesktopError> {
+    fn focus_dialog(&mut self, title: &str) -> Result<Option<bool>, DesktopError> {
         match self.find_window(title)? {
             Some(w) => {
                 self.focus(w)?;
-                Ok(true)
+                Ok(Some(true))
             }
-            None => Ok(false),
+            None => Ok(Some(false)),
         }
     }
 
