@@ -173,6 +173,11 @@ mod interactive {
                         }
                         _ => return,
                     };
+                    // Busy from the moment the key is queued, so an Esc right after F2 aborts
+                    // the run instead of quitting the session.
+                    if matches!(hotkey, Hotkey::Solve | Hotkey::Walk) {
+                        busy.store(true, Ordering::SeqCst);
+                    }
                     let _ = tx.send(Ok(hotkey));
                 });
                 if let Err(e) = result {
@@ -188,9 +193,9 @@ mod interactive {
         for message in rx {
             let hotkey = message.map_err(DesktopError::Hotkeys)?;
             busy.store(true, Ordering::SeqCst);
-            abort.store(false, Ordering::SeqCst);
             let outcome = session.handle(hotkey, &mut *screen);
             busy.store(false, Ordering::SeqCst);
+            abort.store(false, Ordering::SeqCst);
             match outcome {
                 Ok(Outcome::Quit) => return Ok(Code::Success),
                 Ok(Outcome::Origin(g)) => {

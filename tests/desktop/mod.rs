@@ -307,3 +307,49 @@ fn interactive_hotkeys_f2_solves_and_esc_quits() {
     );
     assert_solved(name, &screen.copy_board(&game));
 }
+
+#[test]
+fn interactive_esc_aborts_a_run_then_quits() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let name = "3x3du";
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    let mut bot = screen.spawn_sudobot(&["desktop", "--show-thinking", "--step-delay", "300"]);
+    harness::wait_until("the interactive banner", Duration::from_secs(10), || {
+        bot.output().contains("F2").then_some(())
+    });
+    // F1 is harmless: press it until the listener answers, which proves it is running.
+    let mut pressed = Instant::now() - Duration::from_secs(5);
+    harness::wait_until("the listener to answer F1", Duration::from_secs(30), || {
+        if bot.output().contains("origin set") {
+            return Some(());
+        }
+        if pressed.elapsed() >= Duration::from_secs(2) {
+            screen.xdotool(&["key", "F1"]);
+            pressed = Instant::now();
+        }
+        None
+    });
+    // F2 starts a slow show-thinking run (55 steps x 300 ms); Esc right after aborts it.
+    screen.xdotool(&["key", "F2"]);
+    screen.xdotool(&["key", "Escape"]);
+    harness::wait_until("the abort to be reported", Duration::from_secs(20), || {
+        bot.output().contains("aborted").then_some(())
+    });
+    // The run stopped part-way: the board is not solved.
+    let copied = solo_text::parse(&screen.copy_board(&game)).expect("copy");
+    assert!(
+        !copied.is_full(),
+        "the run was not aborted:\n{}",
+        bot.output()
+    );
+    // Idle, Esc leaves the session.
+    screen.xdotool(&["key", "Escape"]);
+    assert_eq!(
+        bot.wait_exit(Duration::from_secs(10)),
+        Some(0),
+        "{}",
+        bot.output()
+    );
+}
