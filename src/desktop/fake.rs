@@ -135,6 +135,16 @@ impl FakeSolo {
                 self.hpencil = !self.hpencil;
                 self.hcursor = true;
             }
+            Key::Backspace if self.hshow => {
+                let i = self.hy * side + self.hx;
+                if !self.immutable[i] {
+                    self.grid[i] = 0;
+                    self.pencil[i] = 0;
+                }
+                if !self.hcursor {
+                    self.hshow = false;
+                }
+            }
             Key::Char(c) if self.hshow && self.value_of(c).is_some() => {
                 let v = self.value_of(c).unwrap_or(0);
                 let i = self.hy * side + self.hx;
@@ -282,7 +292,7 @@ impl Desktop for FakeSolo {
 
     fn game_area(&mut self) -> Result<Option<Rect>, DesktopError> {
         let size = (self.side * 48 + 49) as u32;
-        Ok(Some(Rect {
+        Ok(self.sees_windows.then_some(Rect {
             x: 0,
             y: 0,
             width: size,

@@ -24,6 +24,8 @@ pub enum Key {
     Return,
     /// Escape: closes menus and dialogs.
     Escape,
+    /// Backspace: clears the selected cell.
+    Backspace,
     /// A character key, unmodified.
     Char(char),
     /// Alt + a character (menu mnemonics).
@@ -168,6 +170,16 @@ impl Keys {
             }
             None => false,
         }
+    }
+
+    /// Clears the cell under the cursor (Backspace). Returns false, emitting nothing, when the
+    /// cursor is not on a cell.
+    pub fn clear(&mut self) -> bool {
+        if self.cursor.is_none() {
+            return false;
+        }
+        self.keys.push(Key::Backspace);
+        true
     }
 
     /// Goes to a cell and types a value there.

@@ -115,6 +115,28 @@ pub enum DesktopError {
         "the mouse strategy needs the first cell's centre and the cell step (--origin X,Y --step PX, or the F1/F4 hotkeys)"
     )]
     NoMouseGrid,
+    /// A click would land outside its cell.
+    #[error(
+        "the mouse grid (origin {origin:?}, step {step} px) misses cell {cell} of the game window; \
+         recalibrate (F1/F4) or leave out --origin/--step"
+    )]
+    MouseGridOff {
+        /// The first cell missed.
+        cell: Cell,
+        /// The origin given.
+        origin: (i32, i32),
+        /// The step given.
+        step: f64,
+    },
+    /// Mouse input on a large grid whose window cannot be checked.
+    #[error(
+        "on a {side}x{side} grid some values are letters Solo also takes as commands, and the mouse \
+         grid cannot be checked against the window here: use --input keyboard"
+    )]
+    UncheckedMouse {
+        /// The side.
+        side: usize,
+    },
     /// Mouse input needs a given cell to clear the selection safely.
     #[error("the board has no given cell to click for clearing the selection")]
     NoGivenToClick,
@@ -150,6 +172,25 @@ impl MouseGrid {
             self.origin.0 + (self.step * x as f64).round() as i32,
             self.origin.1 + (self.step * y as f64).round() as i32,
         )
+    }
+
+    /// The first cell whose centre, by this grid, would not land in that cell of the game
+    /// window described by `window` (Solo's mapping: a click selects the tile it falls in).
+    pub fn first_misplaced(&self, window: &MouseGrid, side: usize) -> Option<Cell> {
+        let tile = window.step;
+        // Top-left corner of cell (0,0) on the screen.
+        let (left, top) = (
+            window.origin.0 as f64 - tile / 2.0,
+            window.origin.1 as f64 - tile / 2.0,
+        );
+        (0..side * side)
+            .map(|i| Cell::from_index(i, side))
+            .find(|cell| {
+                let (x, y) = self.centre(cell.col, cell.row);
+                let tx = ((x as f64 - left) / tile).floor();
+                let ty = ((y as f64 - top) / tile).floor();
+                tx != cell.col as f64 || ty != cell.row as f64
+            })
     }
 
     /// The grid of a GTK Solo window from its client area and side: the canvas is square and
@@ -282,7 +323,14 @@ pub fn run_auto<D: Desktop + ?Sized>(
         .filter(|&&i| state.board.get(i).is_some())
         .count();
     let actions = if opts.show_thinking {
-        thinking::plan(opts, &state.board, &solution)?
+        // Pencil mode matters for every key of the display: find it out first (keyboard only;
+        // mouse clicks set the mode themselves).
+        let board = if opts.input == Input::Keyboard {
+            settle_pencil_mode(desktop, opts, &state.id, &state.board, &solution)?
+        } else {
+            state.board.clone()
+        };
+        thinking::plan(opts, &board, &solution)?
     } else {
         fill::plan(opts, &state.board, &cells, &solution, false)?
     };
@@ -350,9 +398,67 @@ fn resolve_mouse<D: Desktop + ?Sized>(
     side: usize,
 ) -> Result<Options, DesktopError> {
     let mut opts = opts.clone();
-    if opts.input == Input::Mouse(None) && opts.platform == Platform::Gtk {
-        let area = desktop.game_area()?;
-        opts.input = Input::Mouse(area.and_then(|area| MouseGrid::from_gtk_window(area, side)));
+    let Input::Mouse(given) = opts.input else {
+        return Ok(opts);
+    };
+    let area = if opts.platform == Platform::Gtk {
+        desktop.game_area()?
+    } else {
+        None
+    };
+    let from_window = area.and_then(|area| MouseGrid::from_gtk_window(area, side));
+    match (given, from_window) {
+        (None, found) => opts.input = Input::Mouse(found),
+        // Check every cell centre lands in its own cell by Solo's click mapping, so no value
+        // is typed with nothing selected (where a letter could be a command).
+        (Some(grid), Some(window)) => {
+            if let Some(cell) = grid.first_misplaced(&window, side) {
+                return Err(DesktopError::MouseGridOff {
+                    cell,
+                    origin: grid.origin,
+                    step: grid.step,
+                });
+            }
+        }
+        // Unchecked clicks on grids where values are letters Solo also takes as commands.
+        (Some(_), None) if side >= 22 => return Err(DesktopError::UncheckedMouse { side }),
+        (Some(_), None) => {}
     }
     Ok(opts)
+}
+
+/// Leaves the game in normal (not pencil) mode with the keyboard cursor shown, changing
+/// nothing on the board: types the first empty cell's value and copies the board. If the value
+/// is there, the mode was normal and Backspace clears the cell again; if not, it went in as a
+/// pencil mark (pencil mode), so typing it again removes the mark and Return switches mode.
+fn settle_pencil_mode<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    id: &crate::format::solo_id::SoloId,
+    board: &Grid,
+    solution: &Grid,
+) -> Result<Grid, DesktopError> {
+    let side = solution.side();
+    let Some(first) = (0..board.cells().len()).find(|&i| board.get(i).is_none()) else {
+        return Ok(board.clone());
+    };
+    let (x, y, value) = (first % side, first / side, solution.cells()[first]);
+    let mut keys = keys::Keys::new(side);
+    keys.put(x, y, value);
+    let as_actions = |keys: &mut keys::Keys| {
+        keys.take()
+            .into_iter()
+            .map(fill::Action::Key)
+            .collect::<Vec<_>>()
+    };
+    fill::perform(desktop, opts, &as_actions(&mut keys))?;
+    let now = game::read_board(desktop, opts, id)?;
+    if now.cells()[first] == value {
+        keys.clear();
+    } else {
+        keys.value(value);
+        keys.toggle_pencil();
+    }
+    fill::perform(desktop, opts, &as_actions(&mut keys))?;
+    Ok(board.clone())
 }

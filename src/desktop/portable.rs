@@ -43,6 +43,7 @@ pub(crate) fn send_key(enigo: &mut Enigo, key: Key) -> Result<(), DesktopError> 
         Key::Right => enigo::Key::RightArrow,
         Key::Return => enigo::Key::Return,
         Key::Escape => enigo::Key::Escape,
+        Key::Backspace => enigo::Key::Backspace,
         Key::Char(c) => enigo::Key::Unicode(c),
         Key::Alt(c) | Key::Ctrl(c) => {
             let modifier = if matches!(key, Key::Alt(_)) {

@@ -224,3 +224,56 @@ fn windows_front_end_without_window_access_is_paced_and_solves() {
     game.windows = true;
     assert!(run_auto(&mut game, &opts()).is_err());
 }
+
+#[test]
+fn a_mouse_grid_that_misses_cells_is_refused_before_typing() {
+    let mut game = FakeSolo::new(id("5x5"));
+    let off = Options {
+        input: Input::Mouse(Some(MouseGrid {
+            origin: (48, 73),
+            step: 46.0,
+        })),
+        ..opts()
+    };
+    let err = run_auto(&mut game, &off).expect_err("refused");
+    assert!(matches!(err, DesktopError::MouseGridOff { .. }), "{err}");
+    assert!(
+        game.keys.iter().all(|k| !matches!(k, Key::Char(_))),
+        "nothing typed"
+    );
+    // Without a window to check against, 25x25 by mouse is refused outright.
+    let mut game = FakeSolo::new(id("5x5"));
+    game.sees_windows = false;
+    let o = Options {
+        input: Input::Mouse(Some(MouseGrid {
+            origin: (48, 73),
+            step: 48.0,
+        })),
+        ..opts()
+    };
+    assert!(matches!(
+        run_auto(&mut game, &o),
+        Err(DesktopError::UncheckedMouse { side: 25 })
+    ));
+}
+
+#[test]
+fn show_thinking_finds_out_a_pencil_mode_left_on() {
+    let mut game = FakeSolo::new(id("2x3"));
+    (game.hshow, game.hpencil, game.hcursor) = (true, true, true);
+    let o = Options {
+        show_thinking: true,
+        stop_after: Some(2),
+        step_delay: Duration::ZERO,
+        ..opts()
+    };
+    run_auto(&mut game, &o).expect("ran");
+    let board = game.board();
+    assert_eq!(
+        game.pencil,
+        super::thinking::candidates(&board),
+        "marks are the candidates"
+    );
+    assert!(!game.hpencil, "left in normal mode");
+    assert!(game.fired.is_empty());
+}

@@ -353,3 +353,23 @@ fn interactive_esc_aborts_a_run_then_quits() {
         bot.output()
     );
 }
+
+#[test]
+fn a_game_left_in_pencil_mode_is_still_solved() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    for (name, extra) in [
+        ("2x3", vec![]),
+        ("3x3x", vec!["--show-thinking", "--step-delay", "0"]),
+    ] {
+        let game = screen.launch(game_id(name), &[]);
+        screen.focus(&game);
+        // Show the keyboard cursor and switch pencil mode on, as a player might leave it.
+        screen.xdotool(&["key", "--delay", "20", "Up", "Return"]);
+        let mut args = vec!["desktop", "--auto"];
+        args.extend(extra);
+        run_ok(&screen, &args);
+        assert_solved(name, &screen.copy_board(&game));
+        screen.close(game);
+    }
+}
