@@ -63,11 +63,11 @@ pub struct DesktopArgs {
 
     /// Interactive mode: take the puzzle from this text (game ID, Copy text or one line)
     /// instead of reading it from the game.
-    #[arg(long, value_name = "PUZZLE")]
+    #[arg(long, value_name = "PUZZLE", conflicts_with = "auto")]
     pub puzzle: Option<String>,
 
     /// Interactive mode: take the puzzle from the clipboard (paste of Game > Copy or an ID).
-    #[arg(long, conflicts_with = "puzzle")]
+    #[arg(long, conflicts_with_all = ["puzzle", "auto"])]
     pub from_clipboard: bool,
 
     /// Print timings (read, solve, type, verify).

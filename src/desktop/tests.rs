@@ -32,7 +32,9 @@ fn assert_solved(game: &FakeSolo, name: &str) {
 
 #[test]
 fn auto_solves_every_fixture_without_firing_a_command() {
-    for name in ["3x3du", "2x3", "3x4", "4x4", "3x3x", "9j", "5x5"] {
+    for name in [
+        "3x3du", "2x3", "3x4", "4x4", "3x3x", "9j", "5x5", "2x2", "2x5", "7j", "4x4x",
+    ] {
         let mut game = FakeSolo::new(id(name));
         let report = run_auto(&mut game, &opts()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(report.verified, "{name}");

@@ -46,7 +46,12 @@ fn input_error(e: impl std::fmt::Display) -> DesktopError {
 impl X11Desktop {
     /// Connects to `$DISPLAY`, finds the viewable window titled `title` and focuses it.
     pub fn connect(title: &str) -> Result<X11Desktop, DesktopError> {
-        let (conn, screen) = x11rb::connect(None).map_err(display_error)?;
+        let (conn, screen) = x11rb::connect(None).map_err(|e| {
+            let display = std::env::var("DISPLAY").unwrap_or_default();
+            display_error(format!(
+                "cannot connect to the X display {display:?} (is DISPLAY set?): {e}"
+            ))
+        })?;
         let root = conn
             .setup()
             .roots

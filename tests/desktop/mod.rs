@@ -87,7 +87,9 @@ fn solves_every_size_by_keyboard() {
     require_tools!();
     // 5x5 needs a 1249x1274 window at the default tile size.
     let mut screen = Screen::start(1400, 1400);
-    for name in ["3x3du", "2x3", "3x4", "4x4", "3x3x", "9j", "5x5"] {
+    for name in [
+        "3x3du", "2x3", "3x4", "4x4", "3x3x", "9j", "5x5", "2x2", "2x5", "7j", "4x4x",
+    ] {
         solve_game(&mut screen, name, &[]);
     }
 }
