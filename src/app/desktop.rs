@@ -1,6 +1,8 @@
 //! `sudobot desktop`: builds the bot's options from the command line, connects to the display
 //! and runs the automatic or the interactive mode.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use sudobot::desktop::{self, Desktop, DesktopError, Input, MouseGrid, Options, Platform, Report};
@@ -9,11 +11,24 @@ use super::Code;
 use crate::cli::desktop::{DesktopArgs, InputArg, PlatformArg};
 
 pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
-    let opts = options(&args)?;
+    let mut opts = options(&args)?;
+    // Ctrl-C (and Esc in interactive mode) set `abort`; a run stops between two moves, releases
+    // the modifier keys and exits 130. With nothing running, Ctrl-C exits at once.
+    let abort = Arc::new(AtomicBool::new(false));
+    let busy = Arc::new(AtomicBool::new(args.auto));
+    {
+        let (abort, busy) = (Arc::clone(&abort), Arc::clone(&busy));
+        ctrlc::set_handler(move || {
+            if !busy.load(Ordering::SeqCst) || abort.swap(true, Ordering::SeqCst) {
+                std::process::exit(Code::Interrupted as i32);
+            }
+        })?;
+    }
+    opts.abort = Some(abort);
     if args.auto {
         return run_auto(&args, &opts);
     }
-    interactive::run(&args, opts)
+    interactive::run(&args, opts, busy)
 }
 
 fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
@@ -117,19 +132,20 @@ mod interactive {
     //! The hotkey loop: an rdev listener thread (XRecord, so it also sees synthetic keys; the
     //! bot's own Escapes are counted and skipped) feeding a session on the main thread.
 
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicUsize;
     use std::sync::mpsc;
 
     use sudobot::desktop::interactive::{Hotkey, Outcome, Session, Source};
 
     use super::*;
 
-    pub fn run(args: &DesktopArgs, mut opts: Options) -> anyhow::Result<Code> {
-        let abort = Arc::new(AtomicBool::new(false));
-        let busy = Arc::new(AtomicBool::new(false));
+    pub fn run(
+        args: &DesktopArgs,
+        mut opts: Options,
+        busy: Arc<AtomicBool>,
+    ) -> anyhow::Result<Code> {
+        let abort = opts.abort.clone().unwrap_or_default();
         let own_escapes = Arc::new(AtomicUsize::new(0));
-        opts.abort = Some(Arc::clone(&abort));
         opts.own_escapes = Some(Arc::clone(&own_escapes));
         let source = match (&args.puzzle, args.from_clipboard) {
             (Some(text), _) => Source::Text(text.clone()),

@@ -149,7 +149,7 @@ pub enum DesktopError {
         first: Cell,
     },
     /// The user pressed Esc.
-    #[error("aborted (Esc)")]
+    #[error("aborted (Esc or Ctrl-C); keys released")]
     Aborted,
     /// The hotkey listener failed.
     #[error("cannot listen for hotkeys: {0}")]

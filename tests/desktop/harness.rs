@@ -343,6 +343,22 @@ impl Running {
         self.output.lock().map(|o| o.clone()).unwrap_or_default()
     }
 
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits (bounded) until the process handles SIGINT itself (its handler is installed).
+    pub fn wait_sigint_handler(&self) {
+        let status = format!("/proc/{}/status", self.child.id());
+        wait_until("the SIGINT handler", Duration::from_secs(10), || {
+            let text = std::fs::read_to_string(&status).ok()?;
+            let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+            let mask = u64::from_str_radix(mask.trim(), 16).ok()?;
+            (mask & 0x2 != 0).then_some(())
+        });
+    }
+
     /// Waits (bounded) for the process to exit and returns its exit code.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
         let pid = self.child.id();

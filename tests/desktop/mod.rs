@@ -375,3 +375,34 @@ fn a_game_left_in_pencil_mode_is_still_solved() {
         screen.close(game);
     }
 }
+
+#[test]
+fn ctrl_c_stops_between_moves_with_exit_130() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let name = "3x3du";
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    let mut bot = screen.spawn_sudobot(&[
+        "desktop",
+        "--auto",
+        "--show-thinking",
+        "--step-delay",
+        "300",
+    ]);
+    bot.wait_sigint_handler();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &bot.pid().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    assert_eq!(
+        bot.wait_exit(Duration::from_secs(20)),
+        Some(130),
+        "{}",
+        bot.output()
+    );
+    assert!(bot.output().contains("aborted"), "{}", bot.output());
+    let copied = solo_text::parse(&screen.copy_board(&game)).expect("copy");
+    assert!(!copied.is_full(), "stopped before the end");
+}
