@@ -132,6 +132,12 @@ impl Session {
                     origin: at,
                     step: self.step,
                 };
+                // As the seed bot did, point at the bottom-right cell as a visible check; the
+                // side comes from the puzzle (read now if it was not read yet).
+                if self.known.is_none() {
+                    // Not fatal: F1 still sets the origin when the puzzle cannot be read.
+                    let _ = self.puzzle(desktop);
+                }
                 if let Some(side) = self.known.as_ref().map(Grid::side) {
                     let (x, y) = grid.centre(side - 1, side - 1);
                     desktop.move_pointer(x, y)?;
@@ -315,6 +321,7 @@ mod tests {
         ));
         game.pointer_at = (48, 73);
         s.handle(Hotkey::Origin, &mut game).expect("f1");
+        assert_eq!(game.pointer_at, (48 + 5 * 48, 73 + 5 * 48));
         s.handle(Hotkey::Walk, &mut game)
             .expect("f3 reads the puzzle");
         game.pointer_at = (48, 73);
