@@ -129,8 +129,13 @@ fn print_outcome(report: &Report, stats: bool) {
 }
 
 mod interactive {
-    //! The hotkey loop: an rdev listener thread (XRecord, so it also sees synthetic keys; the
-    //! bot's own Escapes are counted and skipped) feeding a session on the main thread.
+    //! The hotkey loop: an rdev listener thread feeding a session on the main thread.
+    //!
+    //! rdev listens through XRecord, so it also sees synthetic keys. The bot closes dialogs
+    //! without keys where it can; its rare own Escapes are counted and skipped. Hotkeys are
+    //! numbered as they are queued: an Esc while anything is queued or running aborts the run
+    //! between two moves and cancels every hotkey queued before it; an Esc with nothing to do
+    //! ends the session.
 
     use std::sync::atomic::AtomicUsize;
     use std::sync::mpsc;
@@ -145,7 +150,11 @@ mod interactive {
         busy: Arc<AtomicBool>,
     ) -> anyhow::Result<Code> {
         let abort = opts.abort.clone().unwrap_or_default();
-        let own_escapes = Arc::new(AtomicUsize::new(0));
+        let own_escapes = Arc::new(desktop::OwnEscapes::default());
+        // Hotkeys queued and finished so far, and the last one an Esc cancelled.
+        let queued = Arc::new(AtomicUsize::new(0));
+        let done = Arc::new(AtomicUsize::new(0));
+        let cancel_upto = Arc::new(AtomicUsize::new(0));
         opts.own_escapes = Some(Arc::clone(&own_escapes));
         let source = match (&args.puzzle, args.from_clipboard) {
             (Some(text), _) => Source::Text(text.clone()),
@@ -155,10 +164,11 @@ mod interactive {
         let mut screen = connect(&args.window)?;
         let (tx, rx) = mpsc::channel();
         {
-            let (abort, busy, own) = (
-                Arc::clone(&abort),
-                Arc::clone(&busy),
-                Arc::clone(&own_escapes),
+            let (abort, own) = (Arc::clone(&abort), Arc::clone(&own_escapes));
+            let (queued, done, cancel_upto) = (
+                Arc::clone(&queued),
+                Arc::clone(&done),
+                Arc::clone(&cancel_upto),
             );
             let failed = tx.clone();
             std::thread::spawn(move || {
@@ -173,15 +183,12 @@ mod interactive {
                         rdev::Key::F4 => Hotkey::Calibrate,
                         rdev::Key::Escape => {
                             // One of the bot's own Escapes (closing a menu or dialog)?
-                            if own
-                                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                                    n.checked_sub(1)
-                                })
-                                .is_ok()
-                            {
+                            if own.take() {
                                 return;
                             }
-                            if busy.load(Ordering::SeqCst) {
+                            let pending = queued.load(Ordering::SeqCst);
+                            if pending > done.load(Ordering::SeqCst) {
+                                cancel_upto.store(pending, Ordering::SeqCst);
                                 abort.store(true, Ordering::SeqCst);
                                 return;
                             }
@@ -189,11 +196,7 @@ mod interactive {
                         }
                         _ => return,
                     };
-                    // Busy from the moment the key is queued, so an Esc right after F2 aborts
-                    // the run instead of quitting the session.
-                    if matches!(hotkey, Hotkey::Solve | Hotkey::Walk) {
-                        busy.store(true, Ordering::SeqCst);
-                    }
+                    queued.fetch_add(1, Ordering::SeqCst);
                     let _ = tx.send(Ok(hotkey));
                 });
                 if let Err(e) = result {
@@ -206,14 +209,23 @@ mod interactive {
             "sudobot desktop: F1 origin (pointer on the top-left cell), F4 twice to calibrate the step, \
              F3 walk the empty cells, F2 solve, Esc abort/quit"
         );
-        for message in rx {
+        for (index, message) in (1..).zip(rx) {
             let hotkey = message.map_err(DesktopError::Hotkeys)?;
+            if index <= cancel_upto.load(Ordering::SeqCst) {
+                eprintln!("{hotkey:?} cancelled by Esc");
+                done.fetch_add(1, Ordering::SeqCst);
+                continue;
+            }
             busy.store(true, Ordering::SeqCst);
             let outcome = session.handle(hotkey, &mut *screen);
             busy.store(false, Ordering::SeqCst);
+            done.fetch_add(1, Ordering::SeqCst);
             abort.store(false, Ordering::SeqCst);
             match outcome {
-                Ok(Outcome::Quit) => return Ok(Code::Success),
+                Ok(Outcome::Quit) => {
+                    eprintln!("sudobot desktop: bye");
+                    return Ok(Code::Success);
+                }
                 Ok(Outcome::Origin(g)) => {
                     eprintln!("origin set at {:?}, step {} px", g.origin, g.step)
                 }

@@ -58,6 +58,11 @@ pub trait Desktop {
     /// tell (the bot then paces with the menu delay).
     fn focus_dialog(&mut self, title: &str) -> Result<Option<bool>, DesktopError>;
 
+    /// Asks the game's dialog with this title to close, as its window's close button would
+    /// (no key is sent). Returns false when the backend cannot do that; the bot then sends
+    /// Escape.
+    fn close_dialog(&mut self, title: &str) -> Result<bool, DesktopError>;
+
     /// Gives the game window the keyboard focus again.
     fn focus_game(&mut self) -> Result<(), DesktopError>;
 

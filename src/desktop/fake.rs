@@ -286,6 +286,14 @@ impl Desktop for FakeSolo {
         Ok(self.sees_windows.then_some(self.dialog))
     }
 
+    fn close_dialog(&mut self, _title: &str) -> Result<bool, DesktopError> {
+        if self.sees_windows && self.dialog {
+            self.dialog = false;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     fn focus_game(&mut self) -> Result<(), DesktopError> {
         Ok(())
     }

@@ -64,10 +64,10 @@ pub fn pick<D: Desktop + ?Sized>(
 
 /// Escapes out of a menu that may have opened half-way, and refocuses the game.
 fn recover<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), DesktopError> {
-    if desktop.menu_showing()? != Some(false) {
-        escape(desktop, opts)?;
-        escape(desktop, opts)?;
-    }
+    // Always two: an Escape that closed a menu from outside (the user's) can leave GTK's menu
+    // bar active with no menu showing, which swallows the next Alt+G.
+    escape(desktop, opts)?;
+    escape(desktop, opts)?;
     desktop.focus_game()
 }
 
@@ -75,7 +75,7 @@ fn recover<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), D
 /// not take it for the user's abort key.
 fn escape<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), DesktopError> {
     if let Some(own) = &opts.own_escapes {
-        own.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        own.note();
     }
     desktop.key(Key::Escape)
 }
@@ -143,7 +143,11 @@ fn try_read_game_id<D: Desktop + ?Sized>(
             }
         },
     )?;
-    escape(desktop, opts)?;
+    // Closing the window rather than pressing Escape keeps Escape for the user's abort key
+    // (a hotkey listener sees synthetic keys too).
+    if !desktop.close_dialog(title)? {
+        escape(desktop, opts)?;
+    }
     match desktop.focus_dialog(title)? {
         None => desktop.pause(opts.menu_delay),
         Some(_) => wait_for(
@@ -168,17 +172,20 @@ pub fn copy_board_text<D: Desktop + ?Sized>(
     for _attempt in 0..3 {
         let mark = sentinel(desktop.elapsed());
         desktop.set_clipboard_text(&mark)?;
-        pick(desktop, opts, MenuItem::Copy)?;
-        match wait_for(
-            desktop,
-            "the board on the clipboard after Game > Copy",
-            opts.timeout,
-            POLL,
-            |d| {
-                Ok(d.clipboard_text()?
-                    .filter(|t| *t != mark && !t.trim().is_empty()))
-            },
-        ) {
+        // A timeout anywhere in the attempt (menu, clipboard) is retried after escaping out.
+        let attempt = pick(desktop, opts, MenuItem::Copy).and_then(|()| {
+            wait_for(
+                desktop,
+                "the board on the clipboard after Game > Copy",
+                opts.timeout,
+                POLL,
+                |d| {
+                    Ok(d.clipboard_text()?
+                        .filter(|t| *t != mark && !t.trim().is_empty()))
+                },
+            )
+        });
+        match attempt {
             Ok(text) => return Ok(text),
             Err(e @ DesktopError::Timeout { .. }) => {
                 recover(desktop, opts)?;

@@ -29,7 +29,7 @@ pub mod thinking;
 pub mod x11;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 pub use backend::{Desktop, MouseButton, Rect};
@@ -243,7 +243,7 @@ pub struct Options {
     pub abort: Option<Arc<AtomicBool>>,
     /// Escapes the bot itself is about to send, so a hotkey listener that also sees synthetic
     /// keys can tell them from the user's Esc.
-    pub own_escapes: Option<Arc<AtomicUsize>>,
+    pub own_escapes: Option<Arc<OwnEscapes>>,
 }
 
 impl Default for Options {
@@ -260,6 +260,45 @@ impl Default for Options {
             abort: None,
             own_escapes: None,
         }
+    }
+}
+
+/// Escapes the bot sends itself, so a hotkey listener that also sees synthetic keys can skip
+/// them. A note expires after [`OwnEscapes::WINDOW`]: if the game merged the bot's Escape with
+/// the user's (both pressed at once) the listener sees one event, and an unexpired note must
+/// not swallow a later Esc of the user's.
+#[derive(Debug, Default)]
+pub struct OwnEscapes {
+    pending: AtomicUsize,
+    last_ms: AtomicU64,
+}
+
+impl OwnEscapes {
+    /// How long a noted Escape may take to reach the listener.
+    pub const WINDOW: Duration = Duration::from_millis(500);
+
+    fn now_ms() -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    }
+
+    /// Notes that the bot is about to send Escape.
+    pub fn note(&self) {
+        self.last_ms.store(Self::now_ms(), Ordering::SeqCst);
+        self.pending.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// For the listener: whether the Escape just seen is the bot's own (consuming the note).
+    pub fn take(&self) -> bool {
+        let age = Self::now_ms().saturating_sub(self.last_ms.load(Ordering::SeqCst));
+        if age > Self::WINDOW.as_millis() as u64 {
+            self.pending.store(0, Ordering::SeqCst);
+            return false;
+        }
+        self.pending
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
     }
 }
 

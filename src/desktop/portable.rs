@@ -114,6 +114,10 @@ impl Desktop for PortableDesktop {
         Ok(None)
     }
 
+    fn close_dialog(&mut self, _title: &str) -> Result<bool, DesktopError> {
+        Ok(false)
+    }
+
     fn focus_game(&mut self) -> Result<(), DesktopError> {
         Ok(())
     }

@@ -279,3 +279,12 @@ fn show_thinking_finds_out_a_pencil_mode_left_on() {
     assert!(!game.hpencil, "left in normal mode");
     assert!(game.fired.is_empty());
 }
+
+#[test]
+fn own_escape_notes_are_consumed_once_and_expire() {
+    let own = super::OwnEscapes::default();
+    assert!(!own.take(), "nothing noted");
+    own.note();
+    assert!(own.take());
+    assert!(!own.take(), "consumed");
+}

@@ -33,6 +33,8 @@ pub struct X11Desktop {
     net_wm_name: u32,
     utf8_string: u32,
     net_active_window: u32,
+    wm_protocols: u32,
+    wm_delete_window: u32,
 }
 
 fn display_error(e: impl std::fmt::Display) -> DesktopError {
@@ -69,6 +71,8 @@ impl X11Desktop {
         let net_wm_name = atom("_NET_WM_NAME")?;
         let utf8_string = atom("UTF8_STRING")?;
         let net_active_window = atom("_NET_ACTIVE_WINDOW")?;
+        let wm_protocols = atom("WM_PROTOCOLS")?;
+        let wm_delete_window = atom("WM_DELETE_WINDOW")?;
         let enigo = Enigo::new(&Settings::default()).map_err(input_error)?;
         let clipboard =
             arboard::Clipboard::new().map_err(|e| DesktopError::Clipboard(e.to_string()))?;
@@ -83,6 +87,8 @@ impl X11Desktop {
             net_wm_name,
             utf8_string,
             net_active_window,
+            wm_protocols,
+            wm_delete_window,
         };
         desktop.game = desktop
             .find_window(title)?
@@ -252,6 +258,25 @@ impl Desktop for X11Desktop {
             }
             None => Ok(Some(false)),
         }
+    }
+
+    fn close_dialog(&mut self, title: &str) -> Result<bool, DesktopError> {
+        let Some(window) = self.find_window(title)? else {
+            return Ok(false);
+        };
+        // WM_DELETE_WINDOW, as a window manager's close button sends it; GTK dialogs answer it
+        // like Cancel.
+        let event = ClientMessageEvent::new(
+            32,
+            window,
+            self.wm_protocols,
+            [self.wm_delete_window, 0, 0, 0, 0],
+        );
+        self.conn
+            .send_event(false, window, EventMask::NO_EVENT, event)
+            .map_err(display_error)?;
+        self.conn.sync().map_err(display_error)?;
+        Ok(true)
     }
 
     fn focus_game(&mut self) -> Result<(), DesktopError> {

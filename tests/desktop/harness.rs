@@ -361,11 +361,19 @@ impl Running {
 
     /// Waits (bounded) for the process to exit and returns its exit code.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
-        let pid = self.child.id();
-        let status = wait_until(&format!("sudobot (pid {pid}) to exit"), timeout, || {
-            self.child.try_wait().ok().flatten()
-        });
-        status.code()
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().ok().flatten() {
+                return status.code();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out after {timeout:?} waiting for sudobot (pid {}) to exit; its output:\n{}",
+                self.child.id(),
+                self.output()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 
@@ -378,9 +386,15 @@ impl Drop for Running {
 impl Screen {
     /// Starts sudobot without waiting for it.
     pub fn spawn_sudobot(&self, args: &[&str]) -> Running {
+        self.spawn_sudobot_env(args, &[])
+    }
+
+    /// Starts sudobot without waiting for it, with extra environment variables.
+    pub fn spawn_sudobot_env(&self, args: &[&str], env: &[(&str, &str)]) -> Running {
         let mut child = self
             .command(env!("CARGO_BIN_EXE_sudobot"))
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

@@ -336,9 +336,15 @@ fn interactive_esc_aborts_a_run_then_quits() {
     // F2 starts a slow show-thinking run (55 steps x 300 ms); Esc right after aborts it.
     screen.xdotool(&["key", "F2"]);
     screen.xdotool(&["key", "Escape"]);
-    harness::wait_until("the abort to be reported", Duration::from_secs(20), || {
-        bot.output().contains("aborted").then_some(())
-    });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !bot.output().contains("aborted") {
+        assert!(
+            Instant::now() < deadline,
+            "no abort reported; output:\n{}",
+            bot.output()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // The run stopped part-way: the board is not solved.
     let copied = solo_text::parse(&screen.copy_board(&game)).expect("copy");
     assert!(
