@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
+pub mod desktop;
 pub mod format;
 pub mod grid;
 pub mod solve;

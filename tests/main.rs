@@ -2,7 +2,13 @@
 
 // `sudobot solve` end to end through the binary.
 mod cli_solve;
+// `sudobot solve` on Solo game IDs and Copy text captured from the real game.
+mod cli_solo_formats;
+// `sudobot desktop --auto` against the real sgt-solo under Xvfb.
+mod desktop;
 // Property tests: format round trips, batch reading, no panics, solving random puzzles.
 mod formats;
+// Solo game IDs and Copy text: property round trips.
+mod solo_formats;
 // The solvers: benchmark sets, the two engines against each other, brute-force counts.
 mod solver;

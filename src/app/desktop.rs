@@ -1,8 +1,249 @@
-//! `sudobot desktop`.
+//! `sudobot desktop`: builds the bot's options from the command line, connects to the display
+//! and runs the automatic or the interactive mode.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use sudobot::desktop::{self, Desktop, DesktopError, Input, MouseGrid, Options, Platform, Report};
 
 use super::Code;
-use crate::cli::desktop::DesktopArgs;
+use crate::cli::desktop::{DesktopArgs, InputArg, PlatformArg};
 
-pub fn run(_args: DesktopArgs) -> anyhow::Result<Code> {
-    anyhow::bail!("`sudobot desktop` is not built yet")
+pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
+    let mut opts = options(&args)?;
+    // Ctrl-C (and Esc in interactive mode) set `abort`; a run stops between two moves, releases
+    // the modifier keys and exits 130. With nothing running, Ctrl-C exits at once.
+    let abort = Arc::new(AtomicBool::new(false));
+    let busy = Arc::new(AtomicBool::new(args.auto));
+    {
+        let (abort, busy) = (Arc::clone(&abort), Arc::clone(&busy));
+        ctrlc::set_handler(move || {
+            if !busy.load(Ordering::SeqCst) || abort.swap(true, Ordering::SeqCst) {
+                std::process::exit(Code::Interrupted as i32);
+            }
+        })?;
+    }
+    opts.abort = Some(abort);
+    if args.auto {
+        return run_auto(&args, &opts);
+    }
+    interactive::run(&args, opts, busy)
+}
+
+fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
+    let input = match args.input {
+        InputArg::Keyboard => Input::Keyboard,
+        InputArg::Mouse => match (args.origin, args.step) {
+            (Some(origin), Some(step)) if step > 0.0 => {
+                Input::Mouse(Some(MouseGrid { origin, step }))
+            }
+            (Some(_), Some(step)) => anyhow::bail!("--step must be positive, got {step}"),
+            (None, None) => Input::Mouse(None),
+            _ => anyhow::bail!("--origin and --step go together"),
+        },
+    };
+    Ok(Options {
+        platform: match args.platform {
+            Some(PlatformArg::Gtk) => Platform::Gtk,
+            Some(PlatformArg::Windows) => Platform::Windows,
+            None => Platform::native(),
+        },
+        input,
+        key_delay: Duration::from_millis(args.key_delay),
+        timeout: Duration::from_millis(args.timeout.max(1)),
+        show_thinking: args.show_thinking,
+        step_delay: Duration::from_millis(args.step_delay),
+        stop_after: args.stop_after,
+        ..Options::default()
+    })
+}
+
+fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
+    if !cfg!(all(unix, not(target_os = "macos"))) {
+        anyhow::bail!(
+            "--auto finds the game window, which this build can do on X11 only; use the interactive \
+             mode instead: start `sudobot desktop`, focus the game and press F2"
+        );
+    }
+    let mut screen = connect(&args.window)?;
+    match desktop::run_auto(&mut *screen, opts) {
+        Ok(report) => {
+            print_outcome(&report, args.stats);
+            Ok(Code::Success)
+        }
+        Err(e) => error_code(e),
+    }
+}
+
+/// The desktop backend: X11 (finds and focuses the window by title) where available, else
+/// input and clipboard only (the user focuses the game).
+#[cfg(all(unix, not(target_os = "macos")))]
+fn connect(title: &str) -> anyhow::Result<Box<dyn Desktop>> {
+    Ok(Box::new(desktop::x11::X11Desktop::connect(title)?))
+}
+
+#[cfg(not(all(unix, not(target_os = "macos"))))]
+fn connect(_title: &str) -> anyhow::Result<Box<dyn Desktop>> {
+    Ok(Box::new(desktop::portable::PortableDesktop::new()?))
+}
+
+/// Maps solver outcomes to their exit codes; other errors go up to `classify`.
+fn error_code(e: DesktopError) -> anyhow::Result<Code> {
+    let code = match &e {
+        DesktopError::Unsolvable => Code::NoSolution,
+        DesktopError::Multiple => Code::Multiple,
+        DesktopError::Aborted => Code::Interrupted,
+        DesktopError::Killer { .. }
+        | DesktopError::Invalid(_)
+        | DesktopError::BadPuzzle(_)
+        | DesktopError::BadGameId { .. } => Code::BadInput,
+        _ => return Err(e.into()),
+    };
+    eprintln!("sudobot: {e}");
+    Ok(code)
+}
+
+fn print_outcome(report: &Report, stats: bool) {
+    let confirmed = if report.verified {
+        "solved and confirmed by copying the board back"
+    } else {
+        "typed (not verified)"
+    };
+    println!(
+        "{} ({}x{}): {} value(s) typed, {} corrected; {confirmed}",
+        report.params, report.side, report.side, report.typed, report.corrected
+    );
+    if stats {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "stats: read {:.0} ms, solve {:.1} ms, type {:.0} ms ({} actions), verify {:.0} ms, total {:.0} ms",
+            ms(report.read),
+            ms(report.solve),
+            ms(report.typing),
+            report.actions,
+            ms(report.verify),
+            ms(report.total())
+        );
+    }
+}
+
+mod interactive {
+    //! The hotkey loop: an rdev listener thread feeding a session on the main thread.
+    //!
+    //! rdev listens through XRecord, so it also sees synthetic keys. The bot closes dialogs
+    //! without keys where it can; its rare own Escapes are counted and skipped. Hotkeys are
+    //! numbered as they are queued: an Esc while anything is queued or running aborts the run
+    //! between two moves and cancels every hotkey queued before it; an Esc with nothing to do
+    //! ends the session.
+
+    use std::sync::atomic::AtomicUsize;
+    use std::sync::mpsc;
+
+    use sudobot::desktop::interactive::{Hotkey, Outcome, Session, Source};
+
+    use super::*;
+
+    pub fn run(
+        args: &DesktopArgs,
+        mut opts: Options,
+        busy: Arc<AtomicBool>,
+    ) -> anyhow::Result<Code> {
+        let abort = opts.abort.clone().unwrap_or_default();
+        let own_escapes = Arc::new(desktop::OwnEscapes::default());
+        // Hotkeys queued and finished so far, and the last one an Esc cancelled.
+        let queued = Arc::new(AtomicUsize::new(0));
+        let done = Arc::new(AtomicUsize::new(0));
+        let cancel_upto = Arc::new(AtomicUsize::new(0));
+        opts.own_escapes = Some(Arc::clone(&own_escapes));
+        let source = match (&args.puzzle, args.from_clipboard) {
+            (Some(text), _) => Source::Text(text.clone()),
+            (None, true) => Source::Clipboard,
+            (None, false) => Source::Game,
+        };
+        let mut screen = connect(&args.window)?;
+        let (tx, rx) = mpsc::channel();
+        {
+            let (abort, own) = (Arc::clone(&abort), Arc::clone(&own_escapes));
+            let (queued, done, cancel_upto) =
+                (Arc::clone(&queued), Arc::clone(&done), Arc::clone(&cancel_upto));
+            let failed = tx.clone();
+            std::thread::spawn(move || {
+                let result = rdev::listen(move |event| {
+                    let rdev::EventType::KeyPress(key) = event.event_type else {
+                        return;
+                    };
+                    let hotkey = match key {
+                        rdev::Key::F1 => Hotkey::Origin,
+                        rdev::Key::F2 => Hotkey::Solve,
+                        rdev::Key::F3 => Hotkey::Walk,
+                        rdev::Key::F4 => Hotkey::Calibrate,
+                        rdev::Key::Escape => {
+                            // One of the bot's own Escapes (closing a menu or dialog)?
+                            if own.take() {
+                                return;
+                            }
+                            let pending = queued.load(Ordering::SeqCst);
+                            if pending > done.load(Ordering::SeqCst) {
+                                cancel_upto.store(pending, Ordering::SeqCst);
+                                abort.store(true, Ordering::SeqCst);
+                                return;
+                            }
+                            Hotkey::Escape
+                        }
+                        _ => return,
+                    };
+                    queued.fetch_add(1, Ordering::SeqCst);
+                    let _ = tx.send(Ok(hotkey));
+                });
+                if let Err(e) = result {
+                    let _ = failed.send(Err(format!("{e:?}")));
+                }
+            });
+        }
+        let mut session = Session::new(opts, source);
+        eprintln!(
+            "sudobot desktop: F1 origin (pointer on the top-left cell), F4 twice to calibrate the step, \
+             F3 walk the empty cells, F2 solve, Esc abort/quit"
+        );
+        for (index, message) in (1..).zip(rx) {
+            let hotkey = message.map_err(DesktopError::Hotkeys)?;
+            if index <= cancel_upto.load(Ordering::SeqCst) {
+                eprintln!("{hotkey:?} cancelled by Esc");
+                done.fetch_add(1, Ordering::SeqCst);
+                continue;
+            }
+            busy.store(true, Ordering::SeqCst);
+            let outcome = session.handle(hotkey, &mut *screen);
+            busy.store(false, Ordering::SeqCst);
+            done.fetch_add(1, Ordering::SeqCst);
+            abort.store(false, Ordering::SeqCst);
+            match outcome {
+                Ok(Outcome::Quit) => {
+                    eprintln!("sudobot desktop: bye");
+                    return Ok(Code::Success);
+                }
+                Ok(Outcome::Origin(g)) => {
+                    eprintln!("origin set at {:?}, step {} px", g.origin, g.step)
+                }
+                Ok(Outcome::CalibrationStarted(at)) => {
+                    eprintln!("first point {at:?}; now press F4 on the cell to its right")
+                }
+                Ok(Outcome::Calibrated(g)) => {
+                    eprintln!("calibrated: origin {:?}, step {} px", g.origin, g.step)
+                }
+                Ok(Outcome::CalibrationRejected) => {
+                    eprintln!("the two F4 points are too close; press F4 twice again")
+                }
+                Ok(Outcome::Walked(n)) => eprintln!("walked {n} empty cells"),
+                Ok(Outcome::Solved(report)) => print_outcome(&report, args.stats),
+                Err(DesktopError::Aborted) => {
+                    screen.release_all();
+                    eprintln!("aborted; keys released");
+                }
+                Err(e) => eprintln!("sudobot: {e}"),
+            }
+        }
+        anyhow::bail!("the hotkey listener stopped")
+    }
 }

@@ -1,7 +1,101 @@
 //! Arguments of `sudobot desktop`.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 /// Arguments of `sudobot desktop`.
 #[derive(Debug, Args)]
-pub struct DesktopArgs {}
+#[command(after_help = "\
+Examples:
+  sudobot desktop --auto                      find the Solo window, solve it by keyboard, confirm
+  sudobot desktop --auto --stats              ... and print the timings
+  sudobot desktop --auto --input mouse --origin 48,73 --step 48
+  sudobot desktop --auto --show-thinking --step-delay 200
+  sudobot desktop                             interactive: F1 origin, F4 step (twice), F3 walk,
+                                              F2 read + solve + type, Esc abort
+
+Exit codes: 0 solved and confirmed, 1 failure, 2 bad input (also Killer games),
+3 no solution, 4 several solutions, 130 aborted.")]
+pub struct DesktopArgs {
+    /// Find the game window, read, solve, type and confirm, then exit (no hotkeys).
+    #[arg(long)]
+    pub auto: bool,
+
+    /// Title of the game window.
+    #[arg(long, value_name = "TITLE", default_value = "Solo")]
+    pub window: String,
+
+    /// How values get into the game.
+    #[arg(long, value_enum, default_value_t = InputArg::Keyboard)]
+    pub input: InputArg,
+
+    /// Screen point of the centre of the top-left cell (mouse input).
+    #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+    pub origin: Option<(i32, i32)>,
+
+    /// Pixels between cell centres (mouse input; Solo's default tile is 48).
+    #[arg(long, value_name = "PX")]
+    pub step: Option<f64>,
+
+    /// Show the thinking: pencil in all candidates, then place values in solving order.
+    #[arg(long)]
+    pub show_thinking: bool,
+
+    /// Pause between show-thinking moves, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub step_delay: u64,
+
+    /// With --show-thinking: stop after placing this many values, leaving the pencil marks.
+    #[arg(long, value_name = "N", requires = "show_thinking")]
+    pub stop_after: Option<usize>,
+
+    /// Pacing between synthetic key presses, in milliseconds (0 = as fast as the display
+    /// accepts them; raise it if a slow remote display drops keys).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub key_delay: u64,
+
+    /// Bound on each wait for the game (menu, dialog, clipboard), in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    pub timeout: u64,
+
+    /// The game's front end, which decides the menu keys (Windows = MobaXterm).
+    #[arg(long, value_enum)]
+    pub platform: Option<PlatformArg>,
+
+    /// Interactive mode: take the puzzle from this text (game ID, Copy text or one line)
+    /// instead of reading it from the game.
+    #[arg(long, value_name = "PUZZLE", conflicts_with = "auto")]
+    pub puzzle: Option<String>,
+
+    /// Interactive mode: take the puzzle from the clipboard (paste of Game > Copy or an ID).
+    #[arg(long, conflicts_with_all = ["puzzle", "auto"])]
+    pub from_clipboard: bool,
+
+    /// Print timings (read, solve, type, verify).
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// Input strategies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputArg {
+    /// Arrow keys from a homed cursor: no calibration, works partly off-screen.
+    Keyboard,
+    /// Clicks at cell centres (--origin/--step, the window, or the F1/F4 hotkeys).
+    Mouse,
+}
+
+/// Front ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlatformArg {
+    /// Linux GTK build (Copy is the 10th item of the Game menu).
+    Gtk,
+    /// Windows build, as in MobaXterm (Alt+G, C; CRLF clipboard).
+    Windows,
+}
+
+fn parse_point(text: &str) -> Result<(i32, i32), String> {
+    let (x, y) = text.split_once(',').ok_or_else(|| format!("expected X,Y, got {text:?}"))?;
+    let x = x.trim().parse().map_err(|_| format!("{x:?} is not a pixel coordinate"))?;
+    let y = y.trim().parse().map_err(|_| format!("{y:?} is not a pixel coordinate"))?;
+    Ok((x, y))
+}

@@ -1,0 +1,104 @@
+//! The operating-system edge: everything the bot does to the screen goes through [`Desktop`],
+//! so the game logic runs unchanged against the real X11 session ([`super::x11`]) or a
+//! recording fake in unit tests.
+
+use std::time::Duration;
+
+use super::DesktopError;
+use super::keys::Key;
+
+/// A mouse button.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MouseButton {
+    /// Left: selects a cell for a value.
+    Left,
+    /// Right: selects an empty cell for pencil marks.
+    Right,
+}
+
+/// A rectangle on the screen, in pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+}
+
+/// What the bot needs from the desktop.
+pub trait Desktop {
+    /// Presses and releases a key (with its modifiers) in the focused window.
+    fn key(&mut self, key: Key) -> Result<(), DesktopError>;
+
+    /// Moves the pointer to a screen point and clicks.
+    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError>;
+
+    /// Moves the pointer to a screen point without clicking.
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError>;
+
+    /// Where the pointer is.
+    fn pointer(&mut self) -> Result<(i32, i32), DesktopError>;
+
+    /// The clipboard's text, `None` when it holds none.
+    fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError>;
+
+    /// Puts text on the clipboard.
+    fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError>;
+
+    /// Whether a menu is showing; `None` when the platform cannot tell (then the bot paces
+    /// menu keys with the configured menu delay instead).
+    fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError>;
+
+    /// Focuses the game's dialog with this title if it is showing: `Some(true)` when it was
+    /// found and focused, `Some(false)` when it is not showing, `None` when the platform cannot
+    /// tell (the bot then paces with the menu delay).
+    fn focus_dialog(&mut self, title: &str) -> Result<Option<bool>, DesktopError>;
+
+    /// Asks the game's dialog with this title to close, as its window's close button would
+    /// (no key is sent). Returns false when the backend cannot do that; the bot then sends
+    /// Escape.
+    fn close_dialog(&mut self, title: &str) -> Result<bool, DesktopError>;
+
+    /// Gives the game window the keyboard focus again.
+    fn focus_game(&mut self) -> Result<(), DesktopError>;
+
+    /// The game window's client area (menu bar included), when known.
+    fn game_area(&mut self) -> Result<Option<Rect>, DesktopError>;
+
+    /// Time since the backend was created (a fake may run a virtual clock).
+    fn elapsed(&self) -> Duration;
+
+    /// Waits a little: only for polling intervals and the documented key pacing.
+    fn pause(&mut self, duration: Duration);
+
+    /// Releases every key and button the bot may hold (after an abort).
+    fn release_all(&mut self);
+}
+
+/// Polls `check` every `interval` until it yields a value or `timeout` passes; on timeout the
+/// error names `what` was awaited.
+pub fn wait_for<D: Desktop + ?Sized, T>(
+    desktop: &mut D,
+    what: &str,
+    timeout: Duration,
+    interval: Duration,
+    mut check: impl FnMut(&mut D) -> Result<Option<T>, DesktopError>,
+) -> Result<T, DesktopError> {
+    let deadline = desktop.elapsed() + timeout;
+    loop {
+        if let Some(value) = check(desktop)? {
+            return Ok(value);
+        }
+        if desktop.elapsed() >= deadline {
+            return Err(DesktopError::Timeout {
+                what: what.to_string(),
+                waited_ms: timeout.as_millis() as u64,
+            });
+        }
+        desktop.pause(interval);
+    }
+}

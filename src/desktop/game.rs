@@ -1,0 +1,236 @@
+//! Talking to a running Solo game: reading its game ID (Game > Specific...) and its board
+//! (Game > Copy) through the clipboard, with every wait bounded.
+
+use std::time::Duration;
+
+use super::backend::{Desktop, wait_for};
+use super::keys::Key;
+use super::menu::MenuItem;
+use super::{DesktopError, Options};
+use crate::format::solo_id::{self, SoloId};
+use crate::format::solo_text;
+use crate::grid::Grid;
+
+/// How often the clipboard and the window list are polled while waiting.
+pub const POLL: Duration = Duration::from_millis(2);
+
+/// The game as read from the screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameState {
+    /// The puzzle definition (givens, size, X, jigsaw walls).
+    pub id: SoloId,
+    /// The board as it is now (givens plus the user's values).
+    pub board: Grid,
+}
+
+/// Sends keys with the configured pacing between them.
+pub fn send_keys<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    keys: &[Key],
+) -> Result<(), DesktopError> {
+    for &key in keys {
+        desktop.key(key)?;
+        if !opts.key_delay.is_zero() {
+            desktop.pause(opts.key_delay);
+        }
+    }
+    Ok(())
+}
+
+/// A clipboard value no game writes, so a change proves a fresh copy.
+fn sentinel(now: Duration) -> String {
+    format!("sudobot-waiting-for-copy-{}", now.as_nanos())
+}
+
+/// Opens the Game menu and picks an item, waiting (bounded) for the menu to show when the
+/// platform can tell, else pacing with the menu delay.
+pub fn pick<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    item: MenuItem,
+) -> Result<(), DesktopError> {
+    desktop.key(opts.platform.open_game_menu())?;
+    match desktop.menu_showing()? {
+        None => desktop.pause(opts.menu_delay),
+        Some(_) => {
+            wait_for(desktop, "the Game menu to open", opts.timeout, POLL, |d| {
+                Ok(d.menu_showing()?.filter(|&s| s))
+            })?;
+        }
+    }
+    send_keys(desktop, opts, &opts.platform.pick(item))
+}
+
+/// Escapes out of a menu that may have opened half-way, and refocuses the game.
+fn recover<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), DesktopError> {
+    // Always two: an Escape that closed a menu from outside (the user's) can leave GTK's menu
+    // bar active with no menu showing, which swallows the next Alt+G.
+    escape(desktop, opts)?;
+    escape(desktop, opts)?;
+    desktop.focus_game()
+}
+
+/// Sends Escape, first telling the hotkey listener (if any) that this one is ours, so it does
+/// not take it for the user's abort key.
+fn escape<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), DesktopError> {
+    if let Some(own) = &opts.own_escapes {
+        own.note();
+    }
+    desktop.key(Key::Escape)
+}
+
+/// Reads the game ID through Game > Specific... and the clipboard.
+pub fn read_game_id<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<String, DesktopError> {
+    let mut last = None;
+    for _attempt in 0..3 {
+        match try_read_game_id(desktop, opts) {
+            Ok(id) => return Ok(id),
+            Err(e @ DesktopError::Timeout { .. }) => {
+                recover(desktop, opts)?;
+                last = Some(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or(DesktopError::Timeout { what: "the game ID".into(), waited_ms: 0 }))
+}
+
+fn try_read_game_id<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<String, DesktopError> {
+    let mark = sentinel(desktop.elapsed());
+    desktop.set_clipboard_text(&mark)?;
+    pick(desktop, opts, MenuItem::Specific)?;
+    let title = opts.platform.specific_dialog_title();
+    match desktop.focus_dialog(title)? {
+        // The platform cannot see windows: pace instead, the copy below retries anyway.
+        None => desktop.pause(opts.menu_delay),
+        Some(_) => wait_for(desktop, "the Game > Specific... dialog", opts.timeout, POLL, |d| {
+            Ok(d.focus_dialog(title)?.filter(|&open| open).map(|_| ()))
+        })?,
+    }
+    // The dialog's text starts selected; select all anyway and copy until the clipboard changes
+    // (the first keys can arrive before the entry has the focus).
+    let keys = opts.platform.copy_dialog_text();
+    let per_try = Duration::from_millis(300);
+    let id =
+        wait_for(desktop, "the game ID on the clipboard", opts.timeout, Duration::ZERO, |d| {
+            send_keys(d, opts, &keys)?;
+            let got = wait_for(d, "the clipboard", per_try, POLL, |d| {
+                Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty()))
+            });
+            match got {
+                Ok(text) => Ok(Some(text)),
+                Err(DesktopError::Timeout { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
+        })?;
+    // Closing the window rather than pressing Escape keeps Escape for the user's abort key
+    // (a hotkey listener sees synthetic keys too).
+    if !desktop.close_dialog(title)? {
+        escape(desktop, opts)?;
+    }
+    match desktop.focus_dialog(title)? {
+        None => desktop.pause(opts.menu_delay),
+        Some(_) => wait_for(desktop, "the Specific... dialog to close", opts.timeout, POLL, |d| {
+            Ok((d.focus_dialog(title)? == Some(false)).then_some(()))
+        })?,
+    }
+    desktop.focus_game()?;
+    Ok(id.trim().to_string())
+}
+
+/// Copies the board through Game > Copy. Never call this for a Killer game: there the GTK
+/// keys land on Solve.
+pub fn copy_board_text<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<String, DesktopError> {
+    let mut last = None;
+    for _attempt in 0..3 {
+        let mark = sentinel(desktop.elapsed());
+        desktop.set_clipboard_text(&mark)?;
+        // A timeout anywhere in the attempt (menu, clipboard) is retried after escaping out.
+        let attempt = pick(desktop, opts, MenuItem::Copy).and_then(|()| {
+            wait_for(
+                desktop,
+                "the board on the clipboard after Game > Copy",
+                opts.timeout,
+                POLL,
+                |d| Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty())),
+            )
+        });
+        match attempt {
+            Ok(text) => return Ok(text),
+            Err(e @ DesktopError::Timeout { .. }) => {
+                recover(desktop, opts)?;
+                last = Some(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or(DesktopError::Timeout { what: "Game > Copy".into(), waited_ms: 0 }))
+}
+
+/// Reads the board (values only) on the geometry of `id`, checking the copy matches it.
+pub fn read_board<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    id: &SoloId,
+) -> Result<Grid, DesktopError> {
+    let text = copy_board_text(desktop, opts)?;
+    board_from_copy(&text, id)
+}
+
+/// Puts copied values on the ID's geometry (the Copy text cannot show X on a full grid), after
+/// checking the copy shows the same regions and keeps every given.
+pub fn board_from_copy(text: &str, id: &SoloId) -> Result<Grid, DesktopError> {
+    let copied = solo_text::parse(text).map_err(|source| DesktopError::BadCopy { source })?;
+    let geometry = id.grid.geometry_arc().clone();
+    if copied.side() != geometry.side() || copied.geometry().region_map() != geometry.region_map() {
+        return Err(DesktopError::CopyMismatch {
+            detail: format!(
+                "the game ID describes a {s}x{s} grid but Game > Copy shows a {c}x{c} grid with other regions",
+                s = geometry.side(),
+                c = copied.side()
+            ),
+        });
+    }
+    let board = Grid::new(geometry, copied.cells().to_vec())
+        .map_err(|e| DesktopError::CopyMismatch { detail: e.to_string() })?;
+    if let Some(i) = (0..board.cells().len())
+        .find(|&i| id.grid.get(i).is_some() && board.get(i) != id.grid.get(i))
+    {
+        let cell = crate::grid::Cell::from_index(i, board.side());
+        return Err(DesktopError::CopyMismatch {
+            detail: format!("the given at {cell} differs between the game ID and the copied board"),
+        });
+    }
+    Ok(board)
+}
+
+/// Reads the game: its ID (refusing Killer before anything else is sent) and its board.
+pub fn read_game<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<GameState, DesktopError> {
+    let text = read_game_id(desktop, opts)?;
+    let id = parse_game_id(&text)?;
+    let board = read_board(desktop, opts, &id)?;
+    Ok(GameState { id, board })
+}
+
+/// Decodes a game ID read from the game; Killer comes back as [`DesktopError::Killer`].
+pub fn parse_game_id(text: &str) -> Result<SoloId, DesktopError> {
+    let params = text.find(':').and_then(|colon| solo_id::parse_params(&text[..colon], 0).ok());
+    if let Some(params) = params.filter(|p| p.killer) {
+        return Err(DesktopError::Killer { params: params.to_string() });
+    }
+    solo_id::parse_id(text)
+        .map_err(|source| DesktopError::BadGameId { id: text.to_string(), source })
+}

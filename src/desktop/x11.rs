@@ -1,0 +1,301 @@
+//! The X11 desktop: keys and clicks through enigo (XTEST over x11rb, no system libraries), the
+//! clipboard through arboard, and window lookup, focus and menu detection through x11rb.
+//!
+//! Without a window manager (a bare Xvfb) X's focus follows the pointer unless a window is
+//! focused explicitly, so the game window is given the input focus with `SetInputFocus` and
+//! raised; with a window manager `_NET_ACTIVE_WINDOW` is requested as well.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{
+    AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, InputFocus,
+    MapState, StackMode, Window,
+};
+use x11rb::rust_connection::RustConnection;
+use x11rb::wrapper::ConnectionExt as _;
+
+use super::backend::{Desktop, MouseButton, Rect};
+use super::{DesktopError, keys::Key};
+
+/// The real desktop on an X11 display.
+pub struct X11Desktop {
+    conn: RustConnection,
+    root: Window,
+    game: Window,
+    enigo: Enigo,
+    clipboard: arboard::Clipboard,
+    start: Instant,
+    /// Override-redirect windows showing before any menu was opened (panels, tooltips...).
+    baseline_popups: HashSet<Window>,
+    net_wm_name: u32,
+    utf8_string: u32,
+    net_active_window: u32,
+    wm_protocols: u32,
+    wm_delete_window: u32,
+}
+
+fn display_error(e: impl std::fmt::Display) -> DesktopError {
+    DesktopError::Display(e.to_string())
+}
+
+fn input_error(e: impl std::fmt::Display) -> DesktopError {
+    DesktopError::Input(e.to_string())
+}
+
+impl X11Desktop {
+    /// Connects to `$DISPLAY`, finds the viewable window titled `title` and focuses it.
+    pub fn connect(title: &str) -> Result<X11Desktop, DesktopError> {
+        let (conn, screen) = x11rb::connect(None).map_err(|e| {
+            let display = std::env::var("DISPLAY").unwrap_or_default();
+            display_error(format!(
+                "cannot connect to the X display {display:?} (is DISPLAY set?): {e}"
+            ))
+        })?;
+        let root = conn
+            .setup()
+            .roots
+            .get(screen)
+            .map(|s| s.root)
+            .ok_or_else(|| display_error("no screen"))?;
+        let atom = |name: &str| -> Result<u32, DesktopError> {
+            Ok(conn
+                .intern_atom(false, name.as_bytes())
+                .map_err(display_error)?
+                .reply()
+                .map_err(display_error)?
+                .atom)
+        };
+        let net_wm_name = atom("_NET_WM_NAME")?;
+        let utf8_string = atom("UTF8_STRING")?;
+        let net_active_window = atom("_NET_ACTIVE_WINDOW")?;
+        let wm_protocols = atom("WM_PROTOCOLS")?;
+        let wm_delete_window = atom("WM_DELETE_WINDOW")?;
+        let enigo = Enigo::new(&Settings::default()).map_err(input_error)?;
+        let clipboard =
+            arboard::Clipboard::new().map_err(|e| DesktopError::Clipboard(e.to_string()))?;
+        let mut desktop = X11Desktop {
+            conn,
+            root,
+            game: root,
+            enigo,
+            clipboard,
+            start: Instant::now(),
+            baseline_popups: HashSet::new(),
+            net_wm_name,
+            utf8_string,
+            net_active_window,
+            wm_protocols,
+            wm_delete_window,
+        };
+        desktop.game = desktop
+            .find_window(title)?
+            .ok_or_else(|| DesktopError::WindowNotFound { title: title.to_string() })?;
+        desktop.baseline_popups = desktop.popups()?;
+        desktop.focus_game()?;
+        Ok(desktop)
+    }
+
+    /// The game window's id.
+    pub fn game_window(&self) -> Window {
+        self.game
+    }
+
+    fn title_of(&self, window: Window) -> Result<Option<String>, DesktopError> {
+        let net = self
+            .conn
+            .get_property(false, window, self.net_wm_name, self.utf8_string, 0, 1024)
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
+        if !net.value.is_empty() {
+            return Ok(Some(String::from_utf8_lossy(&net.value).into_owned()));
+        }
+        let old = self
+            .conn
+            .get_property(false, window, AtomEnum::WM_NAME, AtomEnum::STRING, 0, 1024)
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
+        Ok((!old.value.is_empty()).then(|| String::from_utf8_lossy(&old.value).into_owned()))
+    }
+
+    fn viewable(&self, window: Window) -> Result<bool, DesktopError> {
+        let attrs = self.conn.get_window_attributes(window).map_err(display_error)?.reply();
+        Ok(attrs.is_ok_and(|a| a.map_state == MapState::VIEWABLE))
+    }
+
+    /// The first viewable window titled exactly `title`, searching top-level windows and
+    /// their children (window managers reparent clients into frames).
+    pub fn find_window(&self, title: &str) -> Result<Option<Window>, DesktopError> {
+        let mut level = vec![self.root];
+        for _depth in 0..3 {
+            let mut next = Vec::new();
+            for parent in level {
+                let Ok(tree) = self.conn.query_tree(parent).map_err(display_error)?.reply() else {
+                    continue;
+                };
+                for &w in tree.children.iter().rev() {
+                    if self.title_of(w).ok().flatten().as_deref() == Some(title)
+                        && self.viewable(w)?
+                    {
+                        return Ok(Some(w));
+                    }
+                    next.push(w);
+                }
+            }
+            level = next;
+        }
+        Ok(None)
+    }
+
+    /// Viewable override-redirect top-level windows (menus are such windows).
+    fn popups(&self) -> Result<HashSet<Window>, DesktopError> {
+        let tree = self
+            .conn
+            .query_tree(self.root)
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
+        let cookies: Vec<_> = tree
+            .children
+            .iter()
+            .map(|&w| (w, self.conn.get_window_attributes(w)))
+            .filter_map(|(w, c)| c.ok().map(|c| (w, c)))
+            .collect();
+        Ok(cookies
+            .into_iter()
+            .filter_map(|(w, c)| c.reply().ok().map(|a| (w, a)))
+            .filter(|(_, a)| a.override_redirect && a.map_state == MapState::VIEWABLE)
+            .map(|(w, _)| w)
+            .collect())
+    }
+
+    fn focus(&self, window: Window) -> Result<(), DesktopError> {
+        let event = ClientMessageEvent::new(32, window, self.net_active_window, [2u32, 0, 0, 0, 0]);
+        self.conn
+            .send_event(
+                false,
+                self.root,
+                EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                event,
+            )
+            .map_err(display_error)?;
+        self.conn
+            .configure_window(window, &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE))
+            .map_err(display_error)?;
+        self.conn
+            .set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME)
+            .map_err(display_error)?;
+        self.conn.sync().map_err(display_error)?;
+        Ok(())
+    }
+}
+
+impl Desktop for X11Desktop {
+    fn key(&mut self, key: Key) -> Result<(), DesktopError> {
+        super::portable::send_key(&mut self.enigo, key)
+    }
+
+    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
+        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_error)?;
+        let button = match button {
+            MouseButton::Left => Button::Left,
+            MouseButton::Right => Button::Right,
+        };
+        self.enigo.button(button, Direction::Click).map_err(input_error)
+    }
+
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {
+        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_error)
+    }
+
+    fn pointer(&mut self) -> Result<(i32, i32), DesktopError> {
+        self.enigo.location().map_err(input_error)
+    }
+
+    fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError> {
+        match self.clipboard.get_text() {
+            Ok(text) => Ok(Some(text)),
+            Err(arboard::Error::ContentNotAvailable) => Ok(None),
+            Err(e) => Err(DesktopError::Clipboard(e.to_string())),
+        }
+    }
+
+    fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
+        self.clipboard.set_text(text).map_err(|e| DesktopError::Clipboard(e.to_string()))
+    }
+
+    fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {
+        let now = self.popups()?;
+        Ok(Some(now.difference(&self.baseline_popups).next().is_some()))
+    }
+
+    fn focus_dialog(&mut self, title: &str) -> Result<Option<bool>, DesktopError> {
+        match self.find_window(title)? {
+            Some(w) => {
+                self.focus(w)?;
+                Ok(Some(true))
+            }
+            None => Ok(Some(false)),
+        }
+    }
+
+    fn close_dialog(&mut self, title: &str) -> Result<bool, DesktopError> {
+        let Some(window) = self.find_window(title)? else {
+            return Ok(false);
+        };
+        // WM_DELETE_WINDOW, as a window manager's close button sends it; GTK dialogs answer it
+        // like Cancel.
+        let event = ClientMessageEvent::new(
+            32,
+            window,
+            self.wm_protocols,
+            [self.wm_delete_window, 0, 0, 0, 0],
+        );
+        self.conn.send_event(false, window, EventMask::NO_EVENT, event).map_err(display_error)?;
+        self.conn.sync().map_err(display_error)?;
+        Ok(true)
+    }
+
+    fn focus_game(&mut self) -> Result<(), DesktopError> {
+        self.focus(self.game)
+    }
+
+    fn game_area(&mut self) -> Result<Option<Rect>, DesktopError> {
+        let geometry = self
+            .conn
+            .get_geometry(self.game)
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
+        let at = self
+            .conn
+            .translate_coordinates(self.game, self.root, 0, 0)
+            .map_err(display_error)?
+            .reply()
+            .map_err(display_error)?;
+        Ok(Some(Rect {
+            x: at.dst_x.into(),
+            y: at.dst_y.into(),
+            width: geometry.width.into(),
+            height: geometry.height.into(),
+        }))
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    fn pause(&mut self, duration: Duration) {
+        std::thread::sleep(duration);
+    }
+
+    fn release_all(&mut self) {
+        for key in [enigo::Key::Alt, enigo::Key::Control, enigo::Key::Shift] {
+            let _ = self.enigo.key(key, Direction::Release);
+        }
+    }
+}

@@ -1,0 +1,382 @@
+//! Test harness for the desktop bot: a private Xvfb display, the real `sgt-solo` on it, the real
+//! `sudobot` binary, and independent read-back of the game (xdotool + xclip for Copy, Game >
+//! Save for pencil marks and move history). Every wait has a bound and every process is stopped
+//! by its id when the guard drops.
+
+use std::io::Write;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+pub const SOLO: &str = "/usr/games/sgt-solo";
+
+/// Why the desktop tests cannot run here, if they cannot.
+pub fn missing_tools() -> Option<String> {
+    for (tool, path) in
+        [("Xvfb", "Xvfb"), ("sgt-solo", SOLO), ("xdotool", "xdotool"), ("xclip", "xclip")]
+    {
+        let found = if path.starts_with('/') {
+            Path::new(path).exists()
+        } else {
+            std::env::var_os("PATH")
+                .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(path).exists()))
+        };
+        if !found {
+            return Some(format!("{tool} is not installed"));
+        }
+    }
+    None
+}
+
+/// Skips the calling test (returns from it) when a tool is missing, saying why.
+macro_rules! require_tools {
+    () => {
+        if let Some(why) = $crate::desktop::harness::missing_tools() {
+            eprintln!("skipping: {why} (apt-get install xvfb sgt-puzzles xdotool xclip)");
+            return;
+        }
+    };
+}
+pub(crate) use require_tools;
+
+/// Polls `f` every 20 ms until it returns `Some` or `timeout` passes.
+pub fn wait_until<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
+
+fn kill(child: &mut Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// A private X display with Solo games on it.
+pub struct Screen {
+    pub display: String,
+    xvfb: Child,
+    games: Vec<Child>,
+    pub dir: tempfile::TempDir,
+}
+
+/// A running game.
+pub struct Game {
+    pub pid: u32,
+    pub window: String,
+}
+
+impl Screen {
+    /// Starts `Xvfb :N -screen 0 WxHx24 -nolisten tcp -noreset` on a free display number.
+    pub fn start(width: u32, height: u32) -> Screen {
+        let base = 140 + (std::process::id() % 50) * 8;
+        let number = loop {
+            let n = base + NEXT_DISPLAY.fetch_add(1, Ordering::SeqCst);
+            let taken = Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+                || Path::new(&format!("/tmp/.X{n}-lock")).exists();
+            if !taken {
+                break n;
+            }
+        };
+        let display = format!(":{number}");
+        let xvfb = Command::new("Xvfb")
+            .args([
+                &display,
+                "-screen",
+                "0",
+                &format!("{width}x{height}x24"),
+                "-nolisten",
+                "tcp",
+                "-noreset",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start Xvfb");
+        let screen = Screen {
+            display,
+            xvfb,
+            games: Vec::new(),
+            dir: tempfile::tempdir().expect("temp dir"),
+        };
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
+        let xvfb_pid = screen.xvfb.id();
+        wait_until(
+            &format!("Xvfb {} (pid {xvfb_pid}) to accept connections", screen.display),
+            Duration::from_secs(15),
+            || UnixStream::connect(&socket).ok().map(|_| ()),
+        );
+        screen
+    }
+
+    /// A command with `DISPLAY` set to this screen.
+    pub fn command(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.env("DISPLAY", &self.display);
+        c
+    }
+
+    /// Runs xdotool and returns its standard output.
+    pub fn xdotool(&self, args: &[&str]) -> String {
+        let out = self.command("xdotool").args(args).output().expect("run xdotool");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Launches sgt-solo with a game ID and waits for its window.
+    pub fn launch(&mut self, id: &str, env: &[(&str, &str)]) -> Game {
+        let mut c = self.command(SOLO);
+        c.arg(id).stdout(Stdio::null()).stderr(Stdio::null());
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let child = c.spawn().expect("start sgt-solo");
+        let pid = child.id();
+        self.games.push(child);
+        let window = wait_until("the Solo window", Duration::from_secs(15), || {
+            let out = self.xdotool(&[
+                "search",
+                "--all",
+                "--onlyvisible",
+                "--pid",
+                &pid.to_string(),
+                "--name",
+                "^Solo$",
+            ]);
+            out.lines().next().map(str::to_string)
+        });
+        Game { pid, window }
+    }
+
+    /// Stops a game by its pid.
+    pub fn close(&mut self, game: Game) {
+        if let Some(pos) = self.games.iter().position(|c| c.id() == game.pid) {
+            let mut child = self.games.remove(pos);
+            kill(&mut child);
+        }
+    }
+
+    /// Runs the real sudobot binary on this display.
+    pub fn sudobot(&self, args: &[&str]) -> Output {
+        let mut c = self.command(env!("CARGO_BIN_EXE_sudobot"));
+        c.args(args);
+        let mut child =
+            c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start sudobot");
+        let pid = child.id();
+        // Bound the bot's run: a hung bot is killed by its pid.
+        let status =
+            wait_until(&format!("sudobot (pid {pid}) to finish"), Duration::from_secs(60), || {
+                child.try_wait().ok().flatten()
+            });
+        let mut stdout = Vec::new();
+        let mut stderr = Vec::new();
+        if let Some(mut s) = child.stdout.take() {
+            let _ = std::io::Read::read_to_end(&mut s, &mut stdout);
+        }
+        if let Some(mut s) = child.stderr.take() {
+            let _ = std::io::Read::read_to_end(&mut s, &mut stderr);
+        }
+        Output { status, stdout, stderr }
+    }
+
+    /// Focuses the game window and keeps the pointer over it (no window manager).
+    pub fn focus(&self, game: &Game) {
+        self.xdotool(&["mousemove", "10", "40"]);
+        self.xdotool(&["windowfocus", "--sync", &game.window]);
+    }
+
+    /// Reads the board independently of sudobot: Game > Copy by xdotool, then xclip, waiting
+    /// for the clipboard to change from a sentinel.
+    pub fn copy_board(&self, game: &Game) -> String {
+        let sentinel = "harness-sentinel";
+        // xclip -quiet stays in the foreground, so it is ours to stop by pid.
+        let mut owner = self
+            .command("xclip")
+            .args(["-quiet", "-i", "-selection", "clipboard"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start xclip");
+        if let Some(mut stdin) = owner.stdin.take() {
+            stdin.write_all(sentinel.as_bytes()).expect("write to xclip");
+        }
+        wait_until("the sentinel on the clipboard", Duration::from_secs(5), || {
+            (self.clipboard() == sentinel).then_some(())
+        });
+        self.focus(game);
+        self.xdotool(&[
+            "key", "--delay", "40", "alt+g", "Down", "Down", "Down", "Down", "Down", "Down",
+            "Down", "Down", "Down", "Return",
+        ]);
+        let text =
+            wait_until("Game > Copy to change the clipboard", Duration::from_secs(5), || {
+                let text = self.clipboard();
+                (text != sentinel && !text.is_empty()).then_some(text)
+            });
+        kill(&mut owner);
+        text
+    }
+
+    fn clipboard(&self) -> String {
+        let out = self
+            .command("xclip")
+            .args(["-o", "-selection", "clipboard"])
+            .output()
+            .expect("run xclip");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Saves the game through Game > Save... and returns the save file's text.
+    pub fn save_game(&self, game: &Game, name: &str) -> String {
+        let path = self.dir.path().join(format!("{name}.sav"));
+        assert!(!path.exists(), "save file names must be fresh: {name}");
+        self.focus(game);
+        self.xdotool(&[
+            "key", "--delay", "40", "alt+g", "Down", "Down", "Down", "Down", "Down", "Return",
+        ]);
+        let dialog = wait_until("the Save dialog", Duration::from_secs(10), || {
+            let out = self.xdotool(&[
+                "search",
+                "--all",
+                "--onlyvisible",
+                "--name",
+                "Enter name of game file to save",
+            ]);
+            out.lines().next().map(str::to_string)
+        });
+        self.xdotool(&["windowfocus", "--sync", &dialog]);
+        self.xdotool(&["type", "--delay", "10", &path.to_string_lossy()]);
+        // The file chooser may still be autocompleting: press Return until the file appears.
+        let mut last_return = Instant::now() - Duration::from_secs(1);
+        wait_until("the save file to be written", Duration::from_secs(10), || {
+            if path.exists() {
+                return std::fs::read_to_string(&path).ok().filter(|t| t.contains("NSTATES"));
+            }
+            if last_return.elapsed() >= Duration::from_millis(500) {
+                self.xdotool(&["windowfocus", "--sync", &dialog]);
+                self.xdotool(&["key", "Return"]);
+                last_return = Instant::now();
+            }
+            None
+        })
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        for child in &mut self.games {
+            kill(child);
+        }
+        kill(&mut self.xvfb);
+    }
+}
+
+/// The moves recorded in a Solo save file, up to the current position.
+pub fn save_moves(save: &str) -> Vec<String> {
+    let field = |key: &str| -> Vec<String> {
+        save.lines()
+            .filter(|l| l.len() > 9 && l[..8].trim_end() == key)
+            .filter_map(|l| l[9..].split_once(':').map(|(_, v)| v.to_string()))
+            .collect()
+    };
+    let pos: usize = field("STATEPOS").first().and_then(|v| v.parse().ok()).unwrap_or(1);
+    field("MOVE").into_iter().take(pos.saturating_sub(1)).collect()
+}
+
+/// A sudobot process left running (interactive mode), its output collected by threads.
+pub struct Running {
+    child: Child,
+    output: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl Running {
+    /// Everything printed so far (stdout and stderr, interleaved by line).
+    pub fn output(&self) -> String {
+        self.output.lock().map(|o| o.clone()).unwrap_or_default()
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits (bounded) until the process handles SIGINT itself (its handler is installed).
+    pub fn wait_sigint_handler(&self) {
+        let status = format!("/proc/{}/status", self.child.id());
+        wait_until("the SIGINT handler", Duration::from_secs(10), || {
+            let text = std::fs::read_to_string(&status).ok()?;
+            let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+            let mask = u64::from_str_radix(mask.trim(), 16).ok()?;
+            (mask & 0x2 != 0).then_some(())
+        });
+    }
+
+    /// Waits (bounded) for the process to exit and returns its exit code.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().ok().flatten() {
+                return status.code();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out after {timeout:?} waiting for sudobot (pid {}) to exit; its output:\n{}",
+                self.child.id(),
+                self.output()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        kill(&mut self.child);
+    }
+}
+
+impl Screen {
+    /// Starts sudobot without waiting for it.
+    pub fn spawn_sudobot(&self, args: &[&str]) -> Running {
+        self.spawn_sudobot_env(args, &[])
+    }
+
+    /// Starts sudobot without waiting for it, with extra environment variables.
+    pub fn spawn_sudobot_env(&self, args: &[&str], env: &[(&str, &str)]) -> Running {
+        let mut child = self
+            .command(env!("CARGO_BIN_EXE_sudobot"))
+            .args(args)
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start sudobot");
+        let output = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let pipes: Vec<Box<dyn std::io::Read + Send>> = vec![
+            Box::new(child.stdout.take().expect("stdout")),
+            Box::new(child.stderr.take().expect("stderr")),
+        ];
+        for pipe in pipes {
+            let output = std::sync::Arc::clone(&output);
+            // Ends when the pipe closes, i.e. when the process is gone.
+            std::thread::spawn(move || {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(pipe).lines().map_while(Result::ok) {
+                    if let Ok(mut o) = output.lock() {
+                        o.push_str(&line);
+                        o.push('\n');
+                    }
+                }
+            });
+        }
+        Running { child, output }
+    }
+}

@@ -1,0 +1,332 @@
+//! `sudobot desktop --auto` against the real sgt-solo under Xvfb. The board is read back
+//! independently (xdotool + xclip, or Game > Save) and checked against the checked-in solved
+//! text and against the rules on the game ID's geometry.
+
+mod harness;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use harness::{Screen, require_tools, save_moves};
+use sudobot::format::{solo_id, solo_text};
+use sudobot::grid::Grid;
+
+const GAMES: &str = include_str!("../fixtures/desktop/games.txt");
+
+/// The game ID of a fixture by name.
+fn game_id(name: &str) -> &'static str {
+    GAMES
+        .lines()
+        .find_map(|l| l.split_once(' ').filter(|(n, _)| *n == name).map(|(_, id)| id))
+        .unwrap_or_else(|| panic!("no fixture game {name}"))
+}
+
+fn expected_solved(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/desktop/{name}.solved.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("solved fixture")
+}
+
+/// Checks the copied text is the expected solution and, independently, a full valid grid
+/// keeping every given of the ID.
+fn assert_solved(name: &str, copied: &str) {
+    assert_eq!(copied, expected_solved(name), "{name}: the board copied back");
+    let puzzle = solo_id::parse(game_id(name)).expect("fixture ID");
+    let values = solo_text::parse(copied).expect("copied text parses");
+    let grid =
+        Grid::new(Arc::clone(puzzle.geometry_arc()), values.cells().to_vec()).expect("same size");
+    assert!(grid.is_solution_of(&puzzle), "{name}: the copied board is not a solution of the ID");
+}
+
+fn run_ok(screen: &Screen, args: &[&str]) -> String {
+    let out = screen.sudobot(args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "sudobot {args:?} failed ({:?}):\n{stdout}\n{stderr}",
+        out.status.code()
+    );
+    stdout
+}
+
+fn solve_game(screen: &mut Screen, name: &str, extra: &[&str]) {
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    // The initial copy must be byte for byte what solo_text writes for the ID.
+    let before = screen.copy_board(&game);
+    assert_eq!(
+        before,
+        solo_text::write(&solo_id::parse(game_id(name)).expect("id")),
+        "{name}: Copy text format"
+    );
+    let mut args = vec!["desktop", "--auto", "--stats"];
+    args.extend_from_slice(extra);
+    let stdout = run_ok(screen, &args);
+    eprintln!("{name}: {}", stdout.trim());
+    assert!(stdout.contains("confirmed"), "{stdout}");
+    assert_solved(name, &screen.copy_board(&game));
+    screen.close(game);
+}
+
+#[test]
+fn solves_every_size_by_keyboard() {
+    require_tools!();
+    // 5x5 needs a 1249x1274 window at the default tile size.
+    let mut screen = Screen::start(1400, 1400);
+    for name in ["3x3du", "2x3", "3x4", "4x4", "3x3x", "9j", "5x5", "2x2", "2x5", "7j", "4x4x"] {
+        solve_game(&mut screen, name, &[]);
+    }
+}
+
+#[test]
+fn mouse_with_explicit_origin_and_step() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    // No window manager: the window is at (0,0); cell centres are (48 + 48x, 73 + 48y).
+    solve_game(&mut screen, "3x3du", &["--input", "mouse", "--origin", "48,73", "--step", "48"]);
+    // A smaller tile: the bot finds the grid from the window when not told.
+    let game = screen.launch(game_id("2x3"), &[("SOLO_TILESIZE", "32")]);
+    screen.focus(&game);
+    run_ok(&screen, &["desktop", "--auto", "--input", "mouse"]);
+    assert_solved("2x3", &screen.copy_board(&game));
+}
+
+#[test]
+fn corrects_a_wrong_user_value() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let name = "3x3du";
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    let puzzle = solo_id::parse(game_id(name)).expect("id");
+    let solved = solo_text::parse(&expected_solved(name)).expect("solved");
+    // Type a wrong value into the first empty cell with the keyboard cursor (0,0 is empty).
+    let first = (0..81).find(|&i| puzzle.get(i).is_none()).expect("an empty cell");
+    let wrong = solved.cells()[first] % 9 + 1;
+    let mut keys: Vec<String> = vec!["Up".into(); 9];
+    keys.extend(vec!["Left".to_string(); 9]);
+    keys.extend(vec!["Right".to_string(); first % 9]);
+    keys.extend(vec!["Down".to_string(); first / 9]);
+    keys.push(wrong.to_string());
+    let mut args = vec!["key", "--delay", "10"];
+    args.extend(keys.iter().map(String::as_str));
+    screen.xdotool(&args);
+    let before = solo_text::parse(&screen.copy_board(&game)).expect("copy");
+    assert_eq!(before.cells()[first], wrong, "the wrong value is in the game");
+    let stdout = run_ok(&screen, &["desktop", "--auto"]);
+    assert!(stdout.contains("1 corrected"), "{stdout}");
+    assert_solved(name, &screen.copy_board(&game));
+}
+
+#[test]
+fn refuses_killer_and_types_nothing() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let game = screen.launch(game_id("3x3k"), &[]);
+    screen.focus(&game);
+    let out = screen.sudobot(&["desktop", "--auto"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("Killer") && stderr.contains("not support"), "{stderr}");
+    let save = screen.save_game(&game, "killer");
+    assert!(save.contains("3x3k"), "{save}");
+    assert_eq!(save_moves(&save), Vec::<String>::new(), "no move was made");
+}
+
+/// Replays a save file's moves over the givens: values and pencil marks per cell.
+fn replay(puzzle: &Grid, moves: &[String]) -> (Vec<u8>, Vec<u64>) {
+    let side = puzzle.side();
+    let mut values = puzzle.cells().to_vec();
+    let mut marks = vec![0u64; side * side];
+    for m in moves {
+        let kind = m.chars().next().unwrap_or(' ');
+        let nums: Vec<usize> = m[1..].split(',').filter_map(|n| n.parse().ok()).collect();
+        let [x, y, n] = nums[..] else { panic!("odd move {m}") };
+        let i = y * side + x;
+        match kind {
+            'P' if n > 0 => marks[i] ^= 1 << (n - 1),
+            'R' | 'P' => {
+                values[i] = n as u8;
+                marks[i] = 0;
+            }
+            _ => panic!("unexpected move {m}"),
+        }
+    }
+    (values, marks)
+}
+
+/// Candidates of each empty cell, computed here from the rules (not by the bot's code).
+fn candidates(puzzle: &Grid, values: &[u8]) -> Vec<u64> {
+    let side = puzzle.side();
+    (0..side * side)
+        .map(|i| {
+            if values[i] != 0 {
+                return 0;
+            }
+            let mut m = (1u64 << side) - 1;
+            for h in puzzle.geometry().houses().iter().filter(|h| h.cells.contains(&i)) {
+                for &j in &h.cells {
+                    if values[j] != 0 {
+                        m &= !(1 << (values[j] - 1));
+                    }
+                }
+            }
+            m
+        })
+        .collect()
+}
+
+fn check_thinking(screen: &mut Screen, input: &[&str], stop: usize) {
+    let name = "3x3du";
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    let stop_text = stop.to_string();
+    let mut args = vec![
+        "desktop",
+        "--auto",
+        "--show-thinking",
+        "--step-delay",
+        "0",
+        "--stop-after",
+        &stop_text,
+    ];
+    args.extend_from_slice(input);
+    run_ok(screen, &args);
+    let puzzle = solo_id::parse(game_id(name)).expect("id");
+    let moves = save_moves(&screen.save_game(&game, &format!("thinking-{stop}")));
+    let (values, marks) = replay(&puzzle, &moves);
+    let placed = values.iter().filter(|&&v| v != 0).count() - puzzle.filled();
+    assert_eq!(placed, stop, "values placed after {stop} steps; moves {moves:?}");
+    let solved = solo_text::parse(&expected_solved(name)).expect("solved");
+    for (i, (&v, &s)) in values.iter().zip(solved.cells()).enumerate() {
+        assert!(v == 0 || v == s, "cell {i} holds a wrong value");
+    }
+    assert_eq!(
+        marks,
+        candidates(&puzzle, &values),
+        "pencil marks after {stop} steps are the candidates"
+    );
+    assert!(marks.iter().any(|&m| m != 0));
+    screen.close(game);
+}
+
+#[test]
+fn show_thinking_leaves_the_candidates_as_pencil_marks() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    check_thinking(&mut screen, &[], 5);
+    check_thinking(&mut screen, &["--input", "mouse", "--origin", "48,73", "--step", "48"], 3);
+}
+
+#[test]
+fn interactive_hotkeys_f2_solves_and_esc_quits() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let name = "2x3";
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    let mut bot = screen.spawn_sudobot(&["desktop"]);
+    harness::wait_until("the interactive banner", Duration::from_secs(10), || {
+        bot.output().contains("F2").then_some(())
+    });
+    // The listener may start a moment after the banner: press F2 until a solve is reported.
+    let mut pressed = Instant::now() - Duration::from_secs(5);
+    harness::wait_until("F2 to solve the game", Duration::from_secs(30), || {
+        if bot.output().contains("confirmed") {
+            return Some(());
+        }
+        if pressed.elapsed() >= Duration::from_secs(3) {
+            screen.xdotool(&["key", "F2"]);
+            pressed = Instant::now();
+        }
+        None
+    });
+    // F4 twice calibrates from the pointer; the session reports it.
+    screen.xdotool(&["mousemove", "48", "73", "key", "F4", "mousemove", "96", "73", "key", "F4"]);
+    harness::wait_until("calibration", Duration::from_secs(10), || {
+        bot.output().contains("step 48 px").then_some(())
+    });
+    screen.xdotool(&["key", "Escape"]);
+    assert_eq!(bot.wait_exit(Duration::from_secs(10)), Some(0), "{}", bot.output());
+    assert_solved(name, &screen.copy_board(&game));
+}
+
+#[test]
+fn interactive_esc_aborts_a_run_then_quits() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let name = "3x3du";
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    let mut bot = screen.spawn_sudobot(&["desktop", "--show-thinking", "--step-delay", "300"]);
+    harness::wait_until("the interactive banner", Duration::from_secs(10), || {
+        bot.output().contains("F2").then_some(())
+    });
+    // F1 is harmless: press it until the listener answers, which proves it is running.
+    let mut pressed = Instant::now() - Duration::from_secs(5);
+    harness::wait_until("the listener to answer F1", Duration::from_secs(30), || {
+        if bot.output().contains("origin set") {
+            return Some(());
+        }
+        if pressed.elapsed() >= Duration::from_secs(2) {
+            screen.xdotool(&["key", "F1"]);
+            pressed = Instant::now();
+        }
+        None
+    });
+    // F2 starts a slow show-thinking run (55 steps x 300 ms); Esc right after aborts it.
+    screen.xdotool(&["key", "F2"]);
+    screen.xdotool(&["key", "Escape"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !bot.output().contains("aborted") {
+        assert!(Instant::now() < deadline, "no abort reported; output:\n{}", bot.output());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The run stopped part-way: the board is not solved.
+    let copied = solo_text::parse(&screen.copy_board(&game)).expect("copy");
+    assert!(!copied.is_full(), "the run was not aborted:\n{}", bot.output());
+    // Idle, Esc leaves the session.
+    screen.xdotool(&["key", "Escape"]);
+    assert_eq!(bot.wait_exit(Duration::from_secs(10)), Some(0), "{}", bot.output());
+}
+
+#[test]
+fn a_game_left_in_pencil_mode_is_still_solved() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    for (name, extra) in [("2x3", vec![]), ("3x3x", vec!["--show-thinking", "--step-delay", "0"])] {
+        let game = screen.launch(game_id(name), &[]);
+        screen.focus(&game);
+        // Show the keyboard cursor and switch pencil mode on, as a player might leave it.
+        screen.xdotool(&["key", "--delay", "20", "Up", "Return"]);
+        let mut args = vec!["desktop", "--auto"];
+        args.extend(extra);
+        run_ok(&screen, &args);
+        assert_solved(name, &screen.copy_board(&game));
+        screen.close(game);
+    }
+}
+
+#[test]
+fn ctrl_c_stops_between_moves_with_exit_130() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let name = "3x3du";
+    let game = screen.launch(game_id(name), &[]);
+    screen.focus(&game);
+    let mut bot =
+        screen.spawn_sudobot(&["desktop", "--auto", "--show-thinking", "--step-delay", "300"]);
+    bot.wait_sigint_handler();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &bot.pid().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(130), "{}", bot.output());
+    assert!(bot.output().contains("aborted"), "{}", bot.output());
+    let copied = solo_text::parse(&screen.copy_board(&game)).expect("copy");
+    assert!(!copied.is_full(), "stopped before the end");
+}
