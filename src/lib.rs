@@ -25,3 +25,4 @@
 pub mod format;
 pub mod grid;
 pub mod solve;
+pub mod web;

@@ -49,6 +49,9 @@ fn classify(err: &anyhow::Error) -> Code {
         if cause.is::<sudobot::format::ParseError>() || cause.is::<sudobot::grid::GridError>() {
             return Code::BadInput;
         }
+        if cause.is::<sudobot::web::SiteError>() || cause.is::<sudobot::web::ConfigError>() {
+            return Code::BadInput;
+        }
     }
     Code::Failure
 }

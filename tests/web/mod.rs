@@ -1,0 +1,255 @@
+//! `sudobot web` and `sudobot sites` end to end: the real binary drives Debian's headless
+//! chromium through chromedriver against replica pages served from `tests/fixtures/web/` by a
+//! server inside this test process. The replicas decide "solved" with their own scripts and
+//! report it to that server; tests check those reports, not the bot's word.
+//!
+//! Browser tests hold one lock so at most one browser runs at a time (CI has 2 cores), and every
+//! run of the binary is bounded by a timeout.
+
+mod server;
+
+use std::process::Output;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use server::FixtureServer;
+
+static BROWSER: Mutex<()> = Mutex::new(());
+
+/// One browser at a time; a failed test must not poison the others.
+fn browser_lock() -> MutexGuard<'static, ()> {
+    BROWSER.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The binary with a clean environment and a bound on its run time.
+fn sudobot(args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudobot"));
+    cmd.args(args).args(["--headless"]).timeout(Duration::from_secs(90));
+    cmd.output().expect("run sudobot")
+}
+
+fn sudobot_plain(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudobot"))
+        
+        .args(args)
+        .timeout(Duration::from_secs(30))
+        .output()
+        .expect("run sudobot")
+}
+
+fn text(out: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+}
+
+fn assert_code(out: &Output, code: i32) {
+    let (stdout, stderr) = text(out);
+    assert_eq!(out.status.code(), Some(code), "stdout:\n{stdout}\nstderr:\n{stderr}");
+}
+
+fn play(server: &FixtureServer, site: &str, file: &str, extra: &[&str]) -> Output {
+    let url = server.url(file);
+    let mut args = vec!["web", "--site", site, "--url", &url];
+    args.extend_from_slice(extra);
+    sudobot(&args)
+}
+
+#[test]
+fn sudoku_name_replica_is_solved_with_real_keys() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudoku.name", "sudoku_name.html", &["--stats"]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("sudoku_name"), ["solved"]);
+    let (stdout, stderr) = text(&out);
+    assert!(stdout.contains("typed 51 cells"), "{stdout}");
+    for phase in ["session start", "navigation", "read", "solve", "fill", "verify"] {
+        assert!(stderr.contains(phase), "--stats shows {phase}: {stderr}");
+    }
+}
+
+#[test]
+fn sudokupuzzle_replica_in_iframe_with_restored_wrong_value() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudokupuzzle.org", "sudokupuzzle_play.html", &[]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("sudokupuzzle"), ["solved"]);
+    let (stdout, _) = text(&out);
+    assert!(stdout.contains("corrected 1 wrong values"), "{stdout}");
+}
+
+#[test]
+fn websudoku_replica_frameset_column_first_submit() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "websudoku.com", "websudoku_frameset.html", &[]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("websudoku"), ["solved"]);
+    assert!(text(&out).0.contains("Congratulations"));
+}
+
+#[test]
+fn sudokuonline_replica_confirms_with_an_alert() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudokuonline.eu", "sudokuonline.html", &[]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("sudokuonline"), ["solved"]);
+    assert!(text(&out).0.contains("alert: Felicit"));
+}
+
+#[test]
+fn a_page_that_drops_the_first_key_gets_those_cells_retyped() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudoku.name", "sudoku_name_drop.html", &[]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("sudoku_name_drop"), ["solved"]);
+    assert!(text(&out).0.contains("retyped 3 that dropped a key"), "{}", text(&out).0);
+}
+
+#[test]
+fn an_invalid_board_is_refused_and_nothing_is_typed() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudoku.name", "sudoku_name_invalid.html", &[]);
+    assert_code(&out, 3);
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains("invalid (r1c1 and r1c3 both hold 5"), "{stderr}");
+    assert!(stderr.contains("nothing was typed"), "{stderr}");
+    assert_eq!(server.verdicts("sudoku_name_invalid"), Vec::<String>::new(), "the page saw no key");
+}
+
+#[test]
+fn eighty_cells_is_a_clear_error() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    // A short ready bound keeps the test quick; the message must still say what matched.
+    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/webdriver.toml"))
+        .unwrap()
+        .replace("element_timeout_ms = 10000", "element_timeout_ms = 1500");
+    let path = dir.path().join("webdriver.toml");
+    std::fs::write(&path, config).unwrap();
+    let out = play(&server, "sudoku.name", "sudoku_name_80.html", &["--config", path.to_str().unwrap()]);
+    assert_code(&out, 1);
+    let (_, stderr) = text(&out);
+    assert!(
+        stderr.contains("selector `table#sudoku_main_board input.i3` matched 80 cells, expected 81 (no cell with id c81)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_refused_url_is_a_clear_error() {
+    let _lock = browser_lock();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("http://127.0.0.1:{port}/");
+    let out = sudobot(&["web", "--site", "sudoku.name", "--url", &url]);
+    assert_code(&out, 1);
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains(&format!("cannot open {url}")) && stderr.contains("REFUSED"), "{stderr}");
+}
+
+#[test]
+fn a_missing_driver_says_what_to_install() {
+    let out = sudobot(&["web", "--site", "demo", "--driver", "/nonexistent/chromedriver"]);
+    assert_code(&out, 1);
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains("cannot start the WebDriver driver /nonexistent/chromedriver"), "{stderr}");
+    assert!(stderr.contains("apt-get install chromium chromium-driver"), "{stderr}");
+}
+
+#[test]
+fn dry_run_prints_the_answer_and_types_nothing() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudoku.name", "sudoku_name.html", &["--dry-run"]);
+    assert_code(&out, 0);
+    let (stdout, _) = text(&out);
+    assert!(stdout.contains("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
+        || stdout.contains("5 3 4 | 6 7 8 | 9 1 2"), "{stdout}");
+    assert!(stdout.contains("51 cells would be typed"), "{stdout}");
+    assert!(server.verdicts("sudoku_name").is_empty());
+}
+
+#[test]
+fn demo_site_served_by_the_bot_plays_several_puzzles() {
+    let _lock = browser_lock();
+    let out = sudobot(&["web", "--site", "demo", "--difficulty", "easy", "--count", "2", "--stats"]);
+    assert_code(&out, 0);
+    let (stdout, stderr) = text(&out);
+    assert!(stdout.contains("2 of 2 puzzles solved and confirmed"), "{stdout}");
+    assert!(stderr.contains("median"), "{stderr}");
+}
+
+#[test]
+fn demo_page_judges_by_itself_and_remote_mode_works() {
+    let _lock = browser_lock();
+    // The demo server runs in this process, so the page's verdict reaches the test directly;
+    // chromedriver runs as a plain W3C server and the bot connects to it in remote mode.
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let demo = runtime.block_on(sudobot::web::demo::DemoServer::start()).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut driver = std::process::Command::new("/usr/bin/chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromedriver is installed (.ci/run installs chromium-driver)");
+    let remote = format!("http://127.0.0.1:{port}");
+    let ready = (0..200).any(|_| {
+        let ok = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
+        if !ok {
+            // Waiting for a port to open: bounded by 200 polls of the connect timeout below.
+            let _ = std::net::TcpStream::connect_timeout(
+                &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                Duration::from_millis(25),
+            );
+        }
+        ok
+    });
+    let url = format!("{}/play?difficulty=3", demo.origin());
+    let out = if ready {
+        Some(sudobot(&["web", "--site", "demo", "--url", &url, "--remote", &remote]))
+    } else {
+        None
+    };
+    let _ = driver.kill();
+    let _ = driver.wait();
+    let out = out.expect("chromedriver listened within the bound");
+    assert_code(&out, 0);
+    assert_eq!(demo.verdicts(), ["solved"]);
+}
+
+#[test]
+fn sites_list_and_check() {
+    let out = sudobot_plain(&["sites", "list"]);
+    assert_code(&out, 0);
+    let (stdout, _) = text(&out);
+    for name in ["demo", "sudoku.name", "sudokupuzzle.org", "websudoku.com", "sudokuonline.eu"] {
+        assert!(stdout.contains(name), "{stdout}");
+    }
+    let out = sudobot_plain(&["sites", "check"]);
+    assert_code(&out, 0);
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = include_str!("../../sites/sudoku.name.toml").replace("c{index1}", "c{cell}");
+    std::fs::write(dir.path().join("mine.toml"), bad).unwrap();
+    let out = sudobot_plain(&["sites", "check", "--sites-dir", dir.path().to_str().unwrap()]);
+    assert_code(&out, 2);
+    let (stdout, _) = text(&out);
+    assert!(stdout.contains("mine.toml: `board.id_template`: unknown placeholder `{cell}`"), "{stdout}");
+}
+
+#[test]
+fn a_bad_config_names_file_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("webdriver.toml");
+    std::fs::write(&path, "[driver]\nmode = \"remote\"\n[browser]\n").unwrap();
+    let out = sudobot_plain(&["web", "--config", path.to_str().unwrap()]);
+    assert_code(&out, 2);
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains("webdriver.toml: `driver.url`: remote mode needs"), "{stderr}");
+}
