@@ -58,7 +58,11 @@ async fn run_async(
 ) -> anyhow::Result<Code> {
     // The demo site is served here unless --url points elsewhere.
     let demo = match (site.serve, &args.url) {
-        (Some(Served::Demo), None) => Some(DemoServer::start().await.context("starting the demo server")?),
+        (Some(Served::Demo), None) => Some(
+            DemoServer::start()
+                .await
+                .context("starting the demo server")?,
+        ),
         _ => None,
     };
     let url = match &args.url {
@@ -75,7 +79,11 @@ async fn run_async(
         }
     };
     let session_start = started.elapsed();
-    let options = PlayOptions { url, dry_run: args.dry_run, element_timeout: config.element_timeout() };
+    let options = PlayOptions {
+        url,
+        dry_run: args.dry_run,
+        element_timeout: config.element_timeout(),
+    };
 
     let outcome = tokio::select! {
         r = play_all(&session, &site, &options, &args) => Some(r),
@@ -145,7 +153,11 @@ fn report(
             }
         }
     } else {
-        println!("{} of {} puzzles solved and confirmed", ok.len(), results.len());
+        println!(
+            "{} of {} puzzles solved and confirmed",
+            ok.len(),
+            results.len()
+        );
     }
     if args.stats {
         print_stats(session_start, &ok);
@@ -163,7 +175,10 @@ fn print_outcome(args: &WebArgs, o: &Outcome) {
     if args.dry_run {
         println!("board:\n{}", format::pretty::write(&o.puzzle));
         println!("answer:\n{}", format::pretty::write(&o.solution));
-        println!("dry run: {} cells would be typed ({} wrong values corrected)", o.typed, o.corrected);
+        println!(
+            "dry run: {} cells would be typed ({} wrong values corrected)",
+            o.typed, o.corrected
+        );
         return;
     }
     let mut line = format!("solved: typed {} cells", o.typed);
@@ -192,19 +207,45 @@ fn print_stats(session_start: Duration, ok: &[&Outcome]) {
             eprintln!("{name:<14}{v:>10.1} ms");
         }
         if let Some(o) = ok.first() {
-            eprintln!("{:<14}{:>10.1} ms", "fill + verify", ms(o.timings.fill + o.timings.verify));
+            eprintln!(
+                "{:<14}{:>10.1} ms",
+                "fill + verify",
+                ms(o.timings.fill + o.timings.verify)
+            );
         }
         return;
     }
-    eprintln!("{:<14}{:>10} {:>10} {:>10}   (n = {}, ms)", "phase", "median", "min", "max", ok.len());
+    eprintln!(
+        "{:<14}{:>10} {:>10} {:>10}   (n = {}, ms)",
+        "phase",
+        "median",
+        "min",
+        "max",
+        ok.len()
+    );
     eprintln!("{:<14}{:>10.1}", "session start", ms(session_start));
-    let mut rows: Vec<(&str, Vec<f64>)> =
-        phases.iter().map(|(name, get)| (*name, ok.iter().map(|o| ms(get(&o.timings))).collect())).collect();
-    rows.push(("fill + verify", ok.iter().map(|o| ms(o.timings.fill + o.timings.verify)).collect()));
+    let mut rows: Vec<(&str, Vec<f64>)> = phases
+        .iter()
+        .map(|(name, get)| (*name, ok.iter().map(|o| ms(get(&o.timings))).collect()))
+        .collect();
+    rows.push((
+        "fill + verify",
+        ok.iter()
+            .map(|o| ms(o.timings.fill + o.timings.verify))
+            .collect(),
+    ));
     for (name, mut v) in rows {
         v.sort_by(f64::total_cmp);
-        let median = if v.len() % 2 == 1 { v[v.len() / 2] } else { (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0 };
-        eprintln!("{name:<14}{median:>10.1} {:>10.1} {:>10.1}", v[0], v[v.len() - 1]);
+        let median = if v.len() % 2 == 1 {
+            v[v.len() / 2]
+        } else {
+            (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+        };
+        eprintln!(
+            "{name:<14}{median:>10.1} {:>10.1} {:>10.1}",
+            v[0],
+            v[v.len() - 1]
+        );
     }
 }
 
@@ -217,10 +258,18 @@ pub fn run_sites(args: SitesArgs) -> anyhow::Result<Code> {
                 let levels = if s.difficulty.levels.is_empty() {
                     "-".to_string()
                 } else {
-                    s.difficulty.levels.keys().cloned().collect::<Vec<_>>().join(", ")
+                    s.difficulty
+                        .levels
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 };
                 println!("{:<18} {}", s.name, s.description);
-                println!("{:<18} levels: {levels} (default {}); from {}", "", s.difficulty.default, loaded.origin);
+                println!(
+                    "{:<18} levels: {levels} (default {}); from {}",
+                    "", s.difficulty.default, loaded.origin
+                );
             }
             Ok(Code::Success)
         }

@@ -138,20 +138,42 @@ pub enum PlayError {
 impl PlayError {
     /// Whether the board itself was at fault (invalid, unsolvable, several solutions).
     pub fn is_board_problem(&self) -> bool {
-        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple)
+        matches!(
+            self,
+            PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple
+        )
     }
 }
 
 fn wd(step: &'static str) -> impl Fn(WebDriverError) -> PlayError {
-    move |e| PlayError::WebDriver { step, reason: short(&e) }
+    move |e| PlayError::WebDriver {
+        step,
+        reason: short(&e),
+    }
 }
 
+/// The driver's message on one line, without the stack trace chromedriver appends.
 fn short(e: &WebDriverError) -> String {
-    e.to_string().lines().next().unwrap_or("").to_string()
+    let text = e.to_string();
+    let text = text.split("Stacktrace").next().unwrap_or("");
+    let mut line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.len() > 300 {
+        let cut = (0..=300)
+            .rev()
+            .find(|&i| line.is_char_boundary(i))
+            .unwrap_or(0);
+        line.truncate(cut);
+        line.push_str("...");
+    }
+    line
 }
 
 /// Plays one puzzle.
-pub async fn play(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<Outcome, PlayError> {
+pub async fn play(
+    driver: &WebDriver,
+    site: &Site,
+    options: &PlayOptions,
+) -> Result<Outcome, PlayError> {
     let mut timings = Timings::default();
     let t = Instant::now();
     open(driver, site, options).await?;
@@ -162,8 +184,11 @@ pub async fn play(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
     timings.read = t.elapsed();
 
     let t = Instant::now();
-    let geometry = std::sync::Arc::new(Geometry::for_side(SIDE).map_err(|e| PlayError::Typing(e.to_string()))?);
-    let puzzle = Grid::new(geometry, board.puzzle_values()?).map_err(|e| PlayError::Typing(e.to_string()))?;
+    let geometry = std::sync::Arc::new(
+        Geometry::for_side(SIDE).map_err(|e| PlayError::Typing(e.to_string()))?,
+    );
+    let puzzle = Grid::new(geometry, board.puzzle_values()?)
+        .map_err(|e| PlayError::Typing(e.to_string()))?;
     let solution = match solve::solve(&puzzle) {
         Verdict::Unique(s) => s,
         Verdict::Invalid(c) => return Err(PlayError::Invalid(c)),
@@ -188,7 +213,9 @@ pub async fn play(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
     }
 
     let t = Instant::now();
-    let cells = fill::elements(driver, site).await.map_err(wd("finding the cells"))?;
+    let cells = fill::elements(driver, site)
+        .await
+        .map_err(wd("finding the cells"))?;
     if cells.len() != SIDE * SIDE {
         return Err(PlayError::Read(ReadError::CellCount {
             selector: site.board.cells.clone(),
@@ -202,7 +229,15 @@ pub async fn play(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
     outcome.timings.fill = t.elapsed();
 
     let t = Instant::now();
-    outcome.retried = read_back(driver, site, &board, &cells, &targets, outcome.solution.cells()).await?;
+    outcome.retried = read_back(
+        driver,
+        site,
+        &board,
+        &cells,
+        &targets,
+        outcome.solution.cells(),
+    )
+    .await?;
     outcome.confirmation = confirm(driver, site, &cells, &board).await?;
     outcome.timings.verify = t.elapsed();
     Ok(outcome)
@@ -210,8 +245,23 @@ pub async fn play(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
 
 /// Navigation, overlays, cookies, frames and the ready wait.
 async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<(), PlayError> {
-    let nav = |e: WebDriverError| PlayError::Navigate { url: options.url.clone(), reason: short(&e) };
-    driver.enter_default_frame().await.map_err(wd("leaving frames"))?;
+    let nav = |e: WebDriverError| {
+        let full = short(&e);
+        // The browser's own code (net::ERR_CONNECTION_REFUSED, ...) says it best.
+        let reason = full
+            .split_whitespace()
+            .find(|w| w.starts_with("net::ERR_"))
+            .map(|code| format!("the browser says {code}"))
+            .unwrap_or(full);
+        PlayError::Navigate {
+            url: options.url.clone(),
+            reason,
+        }
+    };
+    driver
+        .enter_default_frame()
+        .await
+        .map_err(wd("leaving frames"))?;
     driver.goto(&options.url).await.map_err(nav)?;
     // Chromium shows its own error page instead of failing the command when the server refuses.
     let refused: Option<String> = driver
@@ -225,10 +275,16 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
         .and_then(|r| r.convert().ok())
         .flatten();
     if let Some(reason) = refused {
-        return Err(PlayError::Navigate { url: options.url.clone(), reason: reason.trim().to_string() });
+        return Err(PlayError::Navigate {
+            url: options.url.clone(),
+            reason: reason.trim().to_string(),
+        });
     }
     if site.consent.clear_cookies {
-        driver.delete_all_cookies().await.map_err(wd("clearing cookies"))?;
+        driver
+            .delete_all_cookies()
+            .await
+            .map_err(wd("clearing cookies"))?;
         driver.refresh().await.map_err(nav)?;
     }
     for selector in &site.consent.dismiss {
@@ -247,7 +303,11 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
 }
 
 async fn enter_frame(driver: &WebDriver, frame: &str, bound: Duration) -> Result<(), PlayError> {
-    let fail = |e: WebDriverError| PlayError::Frame { frame: frame.to_string(), waited: bound, reason: short(&e) };
+    let fail = |e: WebDriverError| PlayError::Frame {
+        frame: frame.to_string(),
+        waited: bound,
+        reason: short(&e),
+    };
     match frame_index(frame) {
         Some(n) => {
             let start = Instant::now();
@@ -275,12 +335,23 @@ async fn enter_frame(driver: &WebDriver, frame: &str, bound: Duration) -> Result
 }
 
 async fn read_script(driver: &WebDriver, site: &Site) -> WebDriverResult<Vec<ScriptCell>> {
-    driver.execute(READ_JS, read::read_args(site)).await?.convert()
+    driver
+        .execute(READ_JS, read::read_args(site))
+        .await?
+        .convert()
 }
 
 /// Waits until the cells are there and enough givens hold digits.
-async fn wait_ready(driver: &WebDriver, site: &Site, default_bound: Duration) -> Result<(), PlayError> {
-    let bound = site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(default_bound);
+async fn wait_ready(
+    driver: &WebDriver,
+    site: &Site,
+    default_bound: Duration,
+) -> Result<(), PlayError> {
+    let bound = site
+        .board
+        .ready_timeout_ms
+        .map(Duration::from_millis)
+        .unwrap_or(default_bound);
     let min_givens = site.board.min_givens;
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(25));
@@ -295,7 +366,11 @@ async fn wait_ready(driver: &WebDriver, site: &Site, default_bound: Duration) ->
             Err(e) => short(&e),
         };
         if start.elapsed() >= bound {
-            return Err(PlayError::NotReady { waited: bound, detail, min_givens });
+            return Err(PlayError::NotReady {
+                waited: bound,
+                detail,
+                min_givens,
+            });
         }
     }
 }
@@ -304,10 +379,18 @@ async fn wait_ready(driver: &WebDriver, site: &Site, default_bound: Duration) ->
 async fn read_board(driver: &WebDriver, site: &Site) -> Result<PageBoard, PlayError> {
     Ok(match site.board.read {
         ReadMode::Source => {
-            let html = driver.source().await.map_err(wd("reading the page source"))?;
+            let html = driver
+                .source()
+                .await
+                .map_err(wd("reading the page source"))?;
             read::parse_source(&html, site)?
         }
-        ReadMode::Script => read::from_script(site, read_script(driver, site).await.map_err(wd("reading the board"))?)?,
+        ReadMode::Script => read::from_script(
+            site,
+            read_script(driver, site)
+                .await
+                .map_err(wd("reading the board"))?,
+        )?,
     })
 }
 
@@ -321,18 +404,36 @@ async fn read_back(
     targets: &[Target],
     solution: &[u8],
 ) -> Result<usize, PlayError> {
-    let now = read::from_script(site, read_script(driver, site).await.map_err(wd("reading back"))?)?;
+    let now = read::from_script(
+        site,
+        read_script(driver, site)
+            .await
+            .map_err(wd("reading back"))?,
+    )?;
     let wrong: Vec<Target> = targets
         .iter()
         .filter(|t| now.raw[t.index] != t.digit.to_string())
-        .map(|t| Target { clear: now.raw[t.index].chars().count(), ..*t })
+        .map(|t| Target {
+            clear: now.raw[t.index].chars().count(),
+            ..*t
+        })
         .collect();
     if wrong.is_empty() {
         return check_full(&now, solution).map(|()| 0);
     }
-    fill::type_with_clicks(driver, cells, &wrong).await.map_err(|e| PlayError::Typing(short(&e)))?;
-    let again = read::from_script(site, read_script(driver, site).await.map_err(wd("reading back"))?)?;
-    if let Some(t) = wrong.iter().find(|t| again.raw[t.index] != t.digit.to_string()) {
+    fill::type_with_clicks(driver, cells, &wrong)
+        .await
+        .map_err(|e| PlayError::Typing(short(&e)))?;
+    let again = read::from_script(
+        site,
+        read_script(driver, site)
+            .await
+            .map_err(wd("reading back"))?,
+    )?;
+    if let Some(t) = wrong
+        .iter()
+        .find(|t| again.raw[t.index] != t.digit.to_string())
+    {
         return Err(PlayError::Dropped {
             cell: Cell::from_index(t.index, SIDE),
             expected: t.digit,
@@ -363,12 +464,24 @@ async fn confirm(
 ) -> Result<String, PlayError> {
     let completion = &site.completion;
     if let Some(submit) = &completion.submit {
-        let button = driver.find(By::Css(submit)).await.map_err(wd("finding the submit button"))?;
-        button.click().await.map_err(wd("clicking the submit button"))?;
+        let button = driver
+            .find(By::Css(submit))
+            .await
+            .map_err(wd("finding the submit button"))?;
+        button
+            .click()
+            .await
+            .map_err(wd("clicking the submit button"))?;
     }
     if let Some(key) = completion.key {
         // Press it in the last editable cell, as a person would after typing the last digit.
-        let last = board.dom_order.iter().rev().find(|&&i| !board.given[i]).copied().unwrap_or(SIDE * SIDE - 1);
+        let last = board
+            .dom_order
+            .iter()
+            .rev()
+            .find(|&&i| !board.given[i])
+            .copied()
+            .unwrap_or(SIDE * SIDE - 1);
         let k = match key {
             KeyName::Enter => Key::Enter,
             KeyName::Tab => Key::Tab,
@@ -390,7 +503,10 @@ async fn confirm(
         let seen: Option<String> = if success.alert {
             match driver.get_alert_text().await {
                 Ok(text) => {
-                    driver.accept_alert().await.map_err(wd("accepting the alert"))?;
+                    driver
+                        .accept_alert()
+                        .await
+                        .map_err(wd("accepting the alert"))?;
                     if text.contains(&success.text) {
                         return Ok(format!("alert: {text}"));
                     }
@@ -425,7 +541,10 @@ async fn confirm(
             let what = if success.alert {
                 "no alert appeared".to_string()
             } else if success.title {
-                format!("the title is {seen:?}, expected it to contain {:?}", success.text)
+                format!(
+                    "the title is {seen:?}, expected it to contain {:?}",
+                    success.text
+                )
             } else {
                 let sel = success.selector.as_deref().unwrap_or("");
                 match seen {
@@ -433,7 +552,10 @@ async fn confirm(
                     Some(t) => format!("`{sel}` shows {:?}, expected {:?}", t.trim(), success.text),
                 }
             };
-            return Err(PlayError::NotConfirmed { waited: bound, detail: what });
+            return Err(PlayError::NotConfirmed {
+                waited: bound,
+                detail: what,
+            });
         }
     }
 }

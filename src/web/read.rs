@@ -76,7 +76,9 @@ impl PageBoard {
 
     /// Number of givens holding a digit.
     pub fn givens(&self) -> usize {
-        (0..self.raw.len()).filter(|&i| self.given[i] && self.digit(i) != 0).count()
+        (0..self.raw.len())
+            .filter(|&i| self.given[i] && self.digit(i) != 0)
+            .count()
     }
 }
 
@@ -105,7 +107,11 @@ pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
                 Given::Class(c) => e.classes().any(|x| x == c),
                 Given::Filled(_) => !value.is_empty(),
             };
-            RawCell { id: e.id().map(str::to_string), value, given }
+            RawCell {
+                id: e.id().map(str::to_string),
+                value,
+                given,
+            }
         })
         .collect();
     assemble(site, cells)
@@ -125,7 +131,11 @@ fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
     match site.board.order {
         Order::Document => {
             if cells.len() != n {
-                return Err(ReadError::CellCount { selector, found: cells.len(), missing: String::new() });
+                return Err(ReadError::CellCount {
+                    selector,
+                    found: cells.len(),
+                    missing: String::new(),
+                });
             }
             Ok(PageBoard {
                 raw: cells.iter().map(|c| c.value.clone()).collect(),
@@ -135,8 +145,11 @@ fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
         }
         Order::Id => {
             let ids = site.cell_ids().unwrap_or_default();
-            let index_of: HashMap<&str, usize> =
-                ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+            let index_of: HashMap<&str, usize> = ids
+                .iter()
+                .enumerate()
+                .map(|(i, id)| (id.as_str(), i))
+                .collect();
             let mut raw = vec![None; n];
             let mut dom_order = Vec::with_capacity(n);
             for cell in &cells {
@@ -145,8 +158,12 @@ fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
                     dom_order.push(i);
                 }
             }
-            let missing: Vec<&str> =
-                ids.iter().enumerate().filter(|(i, _)| raw[*i].is_none()).map(|(_, id)| id.as_str()).collect();
+            let missing: Vec<&str> = ids
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| raw[*i].is_none())
+                .map(|(_, id)| id.as_str())
+                .collect();
             if cells.len() != n || !missing.is_empty() {
                 return Err(ReadError::CellCount {
                     selector,
@@ -155,7 +172,11 @@ fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
                 });
             }
             let (raw, given) = raw.into_iter().flatten().unzip();
-            Ok(PageBoard { raw, given, dom_order })
+            Ok(PageBoard {
+                raw,
+                given,
+                dom_order,
+            })
         }
     }
 }
@@ -164,7 +185,10 @@ fn missing_note(missing: &[&str]) -> String {
     match missing.len() {
         0 => String::new(),
         1..=5 => format!(" (no cell with id {})", missing.join(", ")),
-        k => format!(" ({k} cell ids not found, first {})", missing[..3].join(", ")),
+        k => format!(
+            " ({k} cell ids not found, first {})",
+            missing[..3].join(", ")
+        ),
     }
 }
 
@@ -200,7 +224,13 @@ pub fn read_args(site: &Site) -> Vec<serde_json::Value> {
 
 /// Places the cells [`READ_JS`] returned on the board.
 pub fn from_script(site: &Site, cells: Vec<ScriptCell>) -> Result<PageBoard, ReadError> {
-    assemble(site, cells.into_iter().map(|ScriptCell(value, given, id)| RawCell { id, value, given }).collect())
+    assemble(
+        site,
+        cells
+            .into_iter()
+            .map(|ScriptCell(value, given, id)| RawCell { id, value, given })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -220,7 +250,8 @@ mod tests {
             .rev()
             .map(|i| {
                 if i == 1 {
-                    "<tr><td><input class=\"i3\" id=\"c1\" readonly=\"true\" value=\"7\"></td></tr>".to_string()
+                    "<tr><td><input class=\"i3\" id=\"c1\" readonly=\"true\" value=\"7\"></td></tr>"
+                        .to_string()
                 } else {
                     format!("<tr><td><input class=\"i3\" id=\"c{i}\"></td></tr>")
                 }
@@ -236,8 +267,9 @@ mod tests {
     #[test]
     fn counts_cells_on_mismatch() {
         let site = site::find("sudoku.name", None).unwrap().site;
-        let cells: String =
-            (1..=80).map(|i| format!("<tr><td><input class=\"i3\" id=\"c{i}\"></td></tr>")).collect();
+        let cells: String = (1..=80)
+            .map(|i| format!("<tr><td><input class=\"i3\" id=\"c{i}\"></td></tr>"))
+            .collect();
         let err = parse_source(&page(&cells), &site).unwrap_err().to_string();
         assert_eq!(
             err,

@@ -53,7 +53,9 @@ pub enum SessionError {
         reason: String,
     },
     /// The driver refused to start the browser (version mismatch, missing browser, crash).
-    #[error("the browser did not start: {reason}\n  driver: {driver_version}\n  browser: {browser_version}\n  {advice}")]
+    #[error(
+        "the browser did not start: {reason}\n  driver: {driver_version}\n  browser: {browser_version}\n  {advice}"
+    )]
     BrowserFailed {
         /// The driver's message.
         reason: String,
@@ -86,7 +88,12 @@ struct LocalDriver {
 impl Session {
     /// Starts a session as the config says.
     pub async fn start(config: &WebDriverConfig) -> Result<Session, SessionError> {
-        let mut session = Session { driver: None, child: None, profile: None, server_url: String::new() };
+        let mut session = Session {
+            driver: None,
+            child: None,
+            profile: None,
+            server_url: String::new(),
+        };
         match session.start_inner(config).await {
             Ok(()) => Ok(session),
             Err(e) => {
@@ -120,7 +127,8 @@ impl Session {
             caps.add_arg(arg).map_err(setup)?;
         }
         let [w, h] = config.browser.window_size;
-        caps.add_arg(&format!("--window-size={w},{h}")).map_err(setup)?;
+        caps.add_arg(&format!("--window-size={w},{h}"))
+            .map_err(setup)?;
         // A fresh profile per run: no cookies or saved progress from earlier runs. Only for a
         // local driver; a remote browser runs on another machine with its own temp profile.
         if config.driver.mode == DriverMode::Local {
@@ -130,14 +138,16 @@ impl Session {
                 .unwrap_or(0);
             let dir = std::env::temp_dir()
                 .join(format!("sudobot-profile-{}-{nanos}", std::process::id()));
-            caps.add_arg(&format!("--user-data-dir={}", dir.display())).map_err(setup)?;
+            caps.add_arg(&format!("--user-data-dir={}", dir.display()))
+                .map_err(setup)?;
             self.profile = Some(dir);
         }
         if let Some(binary) = &config.browser.binary {
             caps.set_binary(binary).map_err(setup)?;
         }
         // Alerts stay open until we handle them (sites that confirm with an alert).
-        caps.set("unhandledPromptBehavior", "ignore").map_err(setup)?;
+        caps.set("unhandledPromptBehavior", "ignore")
+            .map_err(setup)?;
 
         let connect = WebDriver::builder(&self.server_url, caps).request_timeout(start_timeout);
         let driver = match tokio::time::timeout(start_timeout, connect).await {
@@ -170,9 +180,16 @@ impl Session {
                 } else {
                     format!("remote at {}", self.server_url)
                 };
-                let browser_bin = config.browser.binary.clone().unwrap_or_else(|| "chromium".into());
-                let browser_version =
-                    if local { version_of(&browser_bin).await } else { "remote".into() };
+                let browser_bin = config
+                    .browser
+                    .binary
+                    .clone()
+                    .unwrap_or_else(|| "chromium".into());
+                let browser_version = if local {
+                    version_of(&browser_bin).await
+                } else {
+                    "remote".into()
+                };
                 let advice = if reason.contains("only supports") || reason.contains("version") {
                     "install a matching pair (Debian/Ubuntu: `apt-get install chromium chromium-driver`)"
                 } else if reason.contains("cannot find") || reason.contains("binary") {
@@ -189,7 +206,10 @@ impl Session {
                 }
             }
             WebDriverErrorInner::RequestFailed(m) | WebDriverErrorInner::HttpError(m) => {
-                SessionError::Unreachable { url: self.server_url.clone(), reason: m.clone() }
+                SessionError::Unreachable {
+                    url: self.server_url.clone(),
+                    reason: m.clone(),
+                }
             }
             _ => SessionError::Setup(e.to_string()),
         }
@@ -198,7 +218,9 @@ impl Session {
     /// The WebDriver handle.
     pub fn driver(&self) -> &WebDriver {
         // `start` only returns a session whose driver is set; `close` consumes it.
-        self.driver.as_ref().expect("session has a driver until closed")
+        self.driver
+            .as_ref()
+            .expect("session has a driver until closed")
     }
 
     /// Quits the browser, stops a spawned driver and removes the temporary profile. Never
@@ -211,7 +233,10 @@ impl Session {
         if let Some(mut local) = self.child.take() {
             // chromedriver's /shutdown closes any browser it still owns, then exits.
             let _ = tokio::time::timeout(bound, http_get(local.port, "/shutdown")).await;
-            if tokio::time::timeout(bound, local.child.wait()).await.is_err() {
+            if tokio::time::timeout(bound, local.child.wait())
+                .await
+                .is_err()
+            {
                 let _ = local.child.kill().await;
             }
         }
@@ -242,13 +267,17 @@ async fn spawn_driver(binary: &str, bound: Duration) -> Result<LocalDriver, Sess
         .stderr(Stdio::null())
         .kill_on_drop(true)
         .spawn()
-        .map_err(|e| SessionError::DriverMissing { binary: binary.to_string(), reason: e.to_string() })?;
+        .map_err(|e| SessionError::DriverMissing {
+            binary: binary.to_string(),
+            reason: e.to_string(),
+        })?;
     let mut local = LocalDriver { child, port };
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(20));
     loop {
         tick.tick().await;
-        if let Ok(Ok(body)) = tokio::time::timeout(Duration::from_secs(1), http_get(port, "/status")).await
+        if let Ok(Ok(body)) =
+            tokio::time::timeout(Duration::from_secs(1), http_get(port, "/status")).await
             && body.contains("\"ready\":true")
         {
             return Ok(local);
@@ -260,7 +289,9 @@ async fn spawn_driver(binary: &str, bound: Duration) -> Result<LocalDriver, Sess
                 binary: binary.to_string(),
                 port,
                 waited: start.elapsed(),
-                exit: exited.map(|s| format!(" (it exited: {s})")).unwrap_or_default(),
+                exit: exited
+                    .map(|s| format!(" (it exited: {s})"))
+                    .unwrap_or_default(),
             });
         }
     }
@@ -276,7 +307,8 @@ fn free_port() -> std::io::Result<u16> {
 /// A minimal HTTP GET to 127.0.0.1 (the driver's status and shutdown endpoints).
 async fn http_get(port: u16, path: &str) -> std::io::Result<String> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).await?;
-    let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await?;
     // chromedriver keeps the connection open despite `Connection: close`, so read exactly
     // Content-Length bytes of body instead of reading to the end.
@@ -305,12 +337,19 @@ async fn http_get(port: u16, path: &str) -> std::io::Result<String> {
 
 /// `binary --version`, first line, or why it is unknown.
 async fn version_of(binary: &str) -> String {
-    let run = Command::new(binary).arg("--version").stdin(Stdio::null()).output();
+    let run = Command::new(binary)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output();
     match tokio::time::timeout(Duration::from_secs(10), run).await {
         Ok(Ok(out)) => {
             let text = String::from_utf8_lossy(&out.stdout);
             let line = text.lines().next().unwrap_or("").trim();
-            if line.is_empty() { format!("{binary}: unknown version") } else { line.to_string() }
+            if line.is_empty() {
+                format!("{binary}: unknown version")
+            } else {
+                line.to_string()
+            }
         }
         Ok(Err(e)) => format!("{binary}: {e}"),
         Err(_) => format!("{binary}: `--version` timed out"),

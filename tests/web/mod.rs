@@ -25,13 +25,14 @@ fn browser_lock() -> MutexGuard<'static, ()> {
 /// The binary with a clean environment and a bound on its run time.
 fn sudobot(args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudobot"));
-    cmd.args(args).args(["--headless"]).timeout(Duration::from_secs(90));
+    cmd.args(args)
+        .args(["--headless"])
+        .timeout(Duration::from_secs(90));
     cmd.output().expect("run sudobot")
 }
 
 fn sudobot_plain(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sudobot"))
-        
         .args(args)
         .timeout(Duration::from_secs(30))
         .output()
@@ -39,12 +40,19 @@ fn sudobot_plain(args: &[&str]) -> Output {
 }
 
 fn text(out: &Output) -> (String, String) {
-    (String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
 }
 
 fn assert_code(out: &Output, code: i32) {
     let (stdout, stderr) = text(out);
-    assert_eq!(out.status.code(), Some(code), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
 }
 
 fn play(server: &FixtureServer, site: &str, file: &str, extra: &[&str]) -> Output {
@@ -63,7 +71,14 @@ fn sudoku_name_replica_is_solved_with_real_keys() {
     assert_eq!(server.verdicts("sudoku_name"), ["solved"]);
     let (stdout, stderr) = text(&out);
     assert!(stdout.contains("typed 51 cells"), "{stdout}");
-    for phase in ["session start", "navigation", "read", "solve", "fill", "verify"] {
+    for phase in [
+        "session start",
+        "navigation",
+        "read",
+        "solve",
+        "fill",
+        "verify",
+    ] {
         assert!(stderr.contains(phase), "--stats shows {phase}: {stderr}");
     }
 }
@@ -106,7 +121,11 @@ fn a_page_that_drops_the_first_key_gets_those_cells_retyped() {
     let out = play(&server, "sudoku.name", "sudoku_name_drop.html", &[]);
     assert_code(&out, 0);
     assert_eq!(server.verdicts("sudoku_name_drop"), ["solved"]);
-    assert!(text(&out).0.contains("retyped 3 that dropped a key"), "{}", text(&out).0);
+    assert!(
+        text(&out).0.contains("retyped 3 that dropped a key"),
+        "{}",
+        text(&out).0
+    );
 }
 
 #[test]
@@ -116,9 +135,16 @@ fn an_invalid_board_is_refused_and_nothing_is_typed() {
     let out = play(&server, "sudoku.name", "sudoku_name_invalid.html", &[]);
     assert_code(&out, 3);
     let (_, stderr) = text(&out);
-    assert!(stderr.contains("invalid (r1c1 and r1c3 both hold 5"), "{stderr}");
+    assert!(
+        stderr.contains("invalid (r1c1 and r1c3 both hold 5"),
+        "{stderr}"
+    );
     assert!(stderr.contains("nothing was typed"), "{stderr}");
-    assert_eq!(server.verdicts("sudoku_name_invalid"), Vec::<String>::new(), "the page saw no key");
+    assert_eq!(
+        server.verdicts("sudoku_name_invalid"),
+        Vec::<String>::new(),
+        "the page saw no key"
+    );
 }
 
 #[test]
@@ -132,7 +158,12 @@ fn eighty_cells_is_a_clear_error() {
         .replace("element_timeout_ms = 10000", "element_timeout_ms = 1500");
     let path = dir.path().join("webdriver.toml");
     std::fs::write(&path, config).unwrap();
-    let out = play(&server, "sudoku.name", "sudoku_name_80.html", &["--config", path.to_str().unwrap()]);
+    let out = play(
+        &server,
+        "sudoku.name",
+        "sudoku_name_80.html",
+        &["--config", path.to_str().unwrap()],
+    );
     assert_code(&out, 1);
     let (_, stderr) = text(&out);
     assert!(
@@ -144,21 +175,40 @@ fn eighty_cells_is_a_clear_error() {
 #[test]
 fn a_refused_url_is_a_clear_error() {
     let _lock = browser_lock();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let url = format!("http://127.0.0.1:{port}/");
     let out = sudobot(&["web", "--site", "sudoku.name", "--url", &url]);
     assert_code(&out, 1);
     let (_, stderr) = text(&out);
-    assert!(stderr.contains(&format!("cannot open {url}")) && stderr.contains("REFUSED"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cannot open {url}")) && stderr.contains("REFUSED"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn a_missing_driver_says_what_to_install() {
-    let out = sudobot(&["web", "--site", "demo", "--driver", "/nonexistent/chromedriver"]);
+    let out = sudobot(&[
+        "web",
+        "--site",
+        "demo",
+        "--driver",
+        "/nonexistent/chromedriver",
+    ]);
     assert_code(&out, 1);
     let (_, stderr) = text(&out);
-    assert!(stderr.contains("cannot start the WebDriver driver /nonexistent/chromedriver"), "{stderr}");
-    assert!(stderr.contains("apt-get install chromium chromium-driver"), "{stderr}");
+    assert!(
+        stderr.contains("cannot start the WebDriver driver /nonexistent/chromedriver"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("apt-get install chromium chromium-driver"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -168,8 +218,12 @@ fn dry_run_prints_the_answer_and_types_nothing() {
     let out = play(&server, "sudoku.name", "sudoku_name.html", &["--dry-run"]);
     assert_code(&out, 0);
     let (stdout, _) = text(&out);
-    assert!(stdout.contains("534678912672195348198342567859761423426853791713924856961537284287419635345286179")
-        || stdout.contains("5 3 4 | 6 7 8 | 9 1 2"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+        ) || stdout.contains("5 3 4 | 6 7 8 | 9 1 2"),
+        "{stdout}"
+    );
     assert!(stdout.contains("51 cells would be typed"), "{stdout}");
     assert!(server.verdicts("sudoku_name").is_empty());
 }
@@ -177,10 +231,22 @@ fn dry_run_prints_the_answer_and_types_nothing() {
 #[test]
 fn demo_site_served_by_the_bot_plays_several_puzzles() {
     let _lock = browser_lock();
-    let out = sudobot(&["web", "--site", "demo", "--difficulty", "easy", "--count", "2", "--stats"]);
+    let out = sudobot(&[
+        "web",
+        "--site",
+        "demo",
+        "--difficulty",
+        "easy",
+        "--count",
+        "2",
+        "--stats",
+    ]);
     assert_code(&out, 0);
     let (stdout, stderr) = text(&out);
-    assert!(stdout.contains("2 of 2 puzzles solved and confirmed"), "{stdout}");
+    assert!(
+        stdout.contains("2 of 2 puzzles solved and confirmed"),
+        "{stdout}"
+    );
     assert!(stderr.contains("median"), "{stderr}");
 }
 
@@ -189,33 +255,35 @@ fn demo_page_judges_by_itself_and_remote_mode_works() {
     let _lock = browser_lock();
     // The demo server runs in this process, so the page's verdict reaches the test directly;
     // chromedriver runs as a plain W3C server and the bot connects to it in remote mode.
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
-    let demo = runtime.block_on(sudobot::web::demo::DemoServer::start()).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let demo = runtime
+        .block_on(sudobot::web::demo::DemoServer::start())
+        .unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let mut driver = std::process::Command::new("/usr/bin/chromedriver")
         .arg(format!("--port={port}"))
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("chromedriver is installed (.ci/run installs chromium-driver)");
+    // chromedriver prints "... started successfully ..." once it listens; reading its output
+    // waits for exactly that (and ends if it exits).
+    let stdout = driver.stdout.take().unwrap();
+    let ready = std::io::BufRead::lines(std::io::BufReader::new(stdout))
+        .map_while(Result::ok)
+        .any(|line| line.contains("started successfully"));
     let remote = format!("http://127.0.0.1:{port}");
-    let ready = (0..200).any(|_| {
-        let ok = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
-        if !ok {
-            // Waiting for a port to open: bounded by 200 polls of the connect timeout below.
-            let _ = std::net::TcpStream::connect_timeout(
-                &std::net::SocketAddr::from(([127, 0, 0, 1], port)),
-                Duration::from_millis(25),
-            );
-        }
-        ok
-    });
     let url = format!("{}/play?difficulty=3", demo.origin());
-    let out = if ready {
-        Some(sudobot(&["web", "--site", "demo", "--url", &url, "--remote", &remote]))
-    } else {
-        None
-    };
+    let out =
+        ready.then(|| sudobot(&["web", "--site", "demo", "--url", &url, "--remote", &remote]));
     let _ = driver.kill();
     let _ = driver.wait();
     let out = out.expect("chromedriver listened within the bound");
@@ -228,7 +296,13 @@ fn sites_list_and_check() {
     let out = sudobot_plain(&["sites", "list"]);
     assert_code(&out, 0);
     let (stdout, _) = text(&out);
-    for name in ["demo", "sudoku.name", "sudokupuzzle.org", "websudoku.com", "sudokuonline.eu"] {
+    for name in [
+        "demo",
+        "sudoku.name",
+        "sudokupuzzle.org",
+        "websudoku.com",
+        "sudokuonline.eu",
+    ] {
         assert!(stdout.contains(name), "{stdout}");
     }
     let out = sudobot_plain(&["sites", "check"]);
@@ -237,10 +311,18 @@ fn sites_list_and_check() {
     let dir = tempfile::tempdir().unwrap();
     let bad = include_str!("../../sites/sudoku.name.toml").replace("c{index1}", "c{cell}");
     std::fs::write(dir.path().join("mine.toml"), bad).unwrap();
-    let out = sudobot_plain(&["sites", "check", "--sites-dir", dir.path().to_str().unwrap()]);
+    let out = sudobot_plain(&[
+        "sites",
+        "check",
+        "--sites-dir",
+        dir.path().to_str().unwrap(),
+    ]);
     assert_code(&out, 2);
     let (stdout, _) = text(&out);
-    assert!(stdout.contains("mine.toml: `board.id_template`: unknown placeholder `{cell}`"), "{stdout}");
+    assert!(
+        stdout.contains("mine.toml: `board.id_template`: unknown placeholder `{cell}`"),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -251,5 +333,8 @@ fn a_bad_config_names_file_and_key() {
     let out = sudobot_plain(&["web", "--config", path.to_str().unwrap()]);
     assert_code(&out, 2);
     let (_, stderr) = text(&out);
-    assert!(stderr.contains("webdriver.toml: `driver.url`: remote mode needs"), "{stderr}");
+    assert!(
+        stderr.contains("webdriver.toml: `driver.url`: remote mode needs"),
+        "{stderr}"
+    );
 }

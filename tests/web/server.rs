@@ -50,7 +50,11 @@ impl FixtureServer {
     }
 }
 
-fn handle(mut stream: TcpStream, root: &std::path::Path, verdicts: &Mutex<Vec<(String, String)>>) -> std::io::Result<()> {
+fn handle(
+    mut stream: TcpStream,
+    root: &std::path::Path,
+    verdicts: &Mutex<Vec<(String, String)>>,
+) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
@@ -67,11 +71,18 @@ fn handle(mut stream: TcpStream, root: &std::path::Path, verdicts: &Mutex<Vec<(S
     let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
     let mut words = head.split_whitespace();
     let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or("/"));
-    let path = target.split('?').next().unwrap_or("/").trim_start_matches('/');
+    let path = target
+        .split('?')
+        .next()
+        .unwrap_or("/")
+        .trim_start_matches('/');
     if method == "POST" {
         let length: usize = head
             .lines()
-            .find_map(|l| l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("content-length")))
+            .find_map(|l| {
+                l.split_once(':')
+                    .filter(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+            })
             .and_then(|(_, v)| v.trim().parse().ok())
             .unwrap_or(0);
         let mut body = buf[head_end..].to_vec();
@@ -83,14 +94,21 @@ fn handle(mut stream: TcpStream, root: &std::path::Path, verdicts: &Mutex<Vec<(S
             body.extend_from_slice(&chunk[..n]);
         }
         if let Some(page) = path.strip_prefix("verdict/") {
-            verdicts.lock().unwrap().push((page.to_string(), String::from_utf8_lossy(&body).to_string()));
+            verdicts
+                .lock()
+                .unwrap()
+                .push((page.to_string(), String::from_utf8_lossy(&body).to_string()));
         }
         return reply(&mut stream, "204 No Content", "text/plain", b"");
     }
     let file = root.join(path);
     match (path.contains(".."), std::fs::read(&file)) {
         (false, Ok(bytes)) => {
-            let kind = if path.ends_with(".js") { "text/javascript" } else { "text/html; charset=utf-8" };
+            let kind = if path.ends_with(".js") {
+                "text/javascript"
+            } else {
+                "text/html; charset=utf-8"
+            };
             reply(&mut stream, "200 OK", kind, &bytes)
         }
         _ => reply(&mut stream, "404 Not Found", "text/plain", b"not found"),

@@ -35,11 +35,17 @@ impl DemoServer {
                 let (rng, verdicts) = (Arc::clone(&rng), Arc::clone(&shared));
                 tokio::spawn(async move {
                     // A slow or broken client only loses its own connection.
-                    let _ = tokio::time::timeout(Duration::from_secs(10), serve(stream, rng, verdicts)).await;
+                    let _ =
+                        tokio::time::timeout(Duration::from_secs(10), serve(stream, rng, verdicts))
+                            .await;
                 });
             }
         });
-        Ok(DemoServer { addr, verdicts, task })
+        Ok(DemoServer {
+            addr,
+            verdicts,
+            task,
+        })
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -76,7 +82,13 @@ async fn serve(
             break p + 4;
         }
         if buf.len() > 32 * 1024 {
-            return respond(&mut stream, "431 Request Header Fields Too Large", "text/plain", "").await;
+            return respond(
+                &mut stream,
+                "431 Request Header Fields Too Large",
+                "text/plain",
+                "",
+            )
+            .await;
         }
     };
     let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
@@ -95,14 +107,21 @@ async fn serve(
                 let mut rng = rng.lock().unwrap_or_else(|p| p.into_inner());
                 generate(level, &mut rng).0
             };
-            respond(&mut stream, "200 OK", "text/html; charset=utf-8", &render_page(&puzzle, level)).await
+            respond(
+                &mut stream,
+                "200 OK",
+                "text/html; charset=utf-8",
+                &render_page(&puzzle, level),
+            )
+            .await
         }
         ("POST", "/verdict") => {
             let length = head
                 .lines()
                 .find_map(|l| {
                     let (k, v) = l.split_once(':')?;
-                    k.eq_ignore_ascii_case("content-length").then(|| v.trim().parse::<usize>().ok())?
+                    k.eq_ignore_ascii_case("content-length")
+                        .then(|| v.trim().parse::<usize>().ok())?
                 })
                 .unwrap_or(0)
                 .min(4096);
@@ -125,7 +144,12 @@ async fn serve(
     }
 }
 
-async fn respond(stream: &mut TcpStream, status: &str, kind: &str, body: &str) -> std::io::Result<()> {
+async fn respond(
+    stream: &mut TcpStream,
+    status: &str,
+    kind: &str,
+    body: &str,
+) -> std::io::Result<()> {
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
         body.len()
