@@ -121,10 +121,8 @@ async fn play_all(
         let result = sudobot::web::play(session.driver(), site, options).await;
         if let Err(e) = &result {
             failed += 1;
-            let line = format!("puzzle {n}: {e}");
-            match &bar {
-                Some(b) => b.println(format!("sudobot: {line}")),
-                None => {}
+            if let Some(b) = &bar {
+                b.println(format!("sudobot: puzzle {n}: {e}"));
             }
         }
         if let Some(b) = &bar {
@@ -191,9 +189,12 @@ fn print_outcome(args: &WebArgs, o: &Outcome) {
     println!("{line}; the page confirmed: {:?}", o.confirmation);
 }
 
+/// A phase name and how to get its time.
+type Phase = (&'static str, fn(&Timings) -> Duration);
+
 fn print_stats(session_start: Duration, ok: &[&Outcome]) {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let phases: [(&str, fn(&Timings) -> Duration); 5] = [
+    let phases: [Phase; 5] = [
         ("navigation", |t| t.navigate),
         ("read", |t| t.read),
         ("solve", |t| t.solve),

@@ -611,10 +611,11 @@ pub fn load_all(dir: Option<&Path>) -> Result<Vec<LoadedSite>, SiteError> {
     Ok(sites)
 }
 
+/// One checked file: where it came from, and the site name or the error.
+pub type Checked = (String, Result<String, SiteError>);
+
 /// Validates every site file and returns one result per file (for `sudobot sites check`).
-pub fn check_all(
-    dir: Option<&Path>,
-) -> Result<Vec<(String, Result<String, SiteError>)>, SiteError> {
+pub fn check_all(dir: Option<&Path>) -> Result<Vec<Checked>, SiteError> {
     let mut out = Vec::new();
     for (file, text) in EMBEDDED {
         out.push((
