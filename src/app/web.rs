@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sudobot::format;
 use sudobot::web::config::{DriverMode, Headless};
 use sudobot::web::demo::DemoServer;
-use sudobot::web::site::{self, Served};
+use sudobot::web::site::{self, Served, Strategy};
 use sudobot::web::{Outcome, PlayError, PlayOptions, Session, Timings, WebDriverConfig};
 
 use super::Code;
@@ -18,7 +18,15 @@ use crate::cli::web::{SitesAction, SitesArgs, WebArgs};
 pub fn run(args: WebArgs) -> anyhow::Result<Code> {
     let config = build_config(&args)?;
     let loaded = site::find(&args.site, args.sites_dir.as_deref())?;
-    let site = loaded.site;
+    let mut site = loaded.site;
+    if let Some(s) = args.strategy.as_deref() {
+        site.fill.strategy = match s {
+            "actions" => Strategy::Actions,
+            "per-cell" => Strategy::PerCell,
+            "script" => Strategy::Script,
+            _ => Strategy::Keys,
+        };
+    }
     let difficulty = site.difficulty_value(args.difficulty.as_deref())?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

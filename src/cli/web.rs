@@ -39,6 +39,11 @@ pub struct WebArgs {
     /// Play this many puzzles in a row in one browser session.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub count: u32,
+    /// How to type, overriding the site file: keys (default: one Element Send Keys of the whole
+    /// board), actions (one Actions chain), per-cell (click + send keys per cell), script (set
+    /// values by script with input/keyup/change events; only for sites that accept them).
+    #[arg(long, value_name = "HOW", value_parser = ["keys", "actions", "per-cell", "script"])]
+    pub strategy: Option<String>,
     /// WebDriver settings file (default: the built-in webdriver.toml).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,

@@ -1,7 +1,8 @@
 //! Typing the answer. The plan lists the cells to type (never a given; user values that already
-//! match are left alone; wrong ones are cleared first). The default strategy sends the whole plan
-//! as one WebDriver Actions chain of real key events: one HTTP command for the board, and the
-//! page's own keyboard handlers run exactly as for a person.
+//! match are left alone; wrong ones are cleared first). The default strategy clicks the first
+//! cell and sends the whole plan (digits, Tabs between cells) as one Element Send Keys: real,
+//! trusted key events in two commands, so the page's keyboard handlers run as for a person. One
+//! Actions chain does the same in one command but measured about twice as slow in chromedriver.
 
 use std::time::Duration;
 
@@ -76,12 +77,15 @@ pub async fn type_plan(
     if targets.is_empty() {
         return Ok(());
     }
-    match site.fill.strategy {
-        Strategy::Actions => match site.fill.navigate {
-            Navigate::Tab => type_with_tab(driver, board, cells, targets).await,
-            Navigate::Click => type_with_clicks(driver, cells, targets).await,
-        },
-        Strategy::PerCell => {
+    match (site.fill.strategy, site.fill.navigate) {
+        (Strategy::Keys | Strategy::Actions, Navigate::Click) => {
+            type_with_clicks(driver, cells, targets).await
+        }
+        (Strategy::Keys, Navigate::Tab) => type_with_tab(driver, true, board, cells, targets).await,
+        (Strategy::Actions, Navigate::Tab) => {
+            type_with_tab(driver, false, board, cells, targets).await
+        }
+        (Strategy::PerCell, _) => {
             for t in targets {
                 let el = &cells[t.index];
                 el.click().await?;
@@ -91,13 +95,15 @@ pub async fn type_plan(
             }
             Ok(())
         }
-        Strategy::Script => type_with_script(driver, cells, targets).await,
+        (Strategy::Script, _) => type_with_script(driver, cells, targets).await,
     }
 }
 
-/// Click the first target, then walk with Tab in document order: one chain, one command.
+/// Click the first target, then walk with Tab in document order: the whole board in one Element
+/// Send Keys (`one_send_keys`) or one Actions chain.
 async fn type_with_tab(
     driver: &WebDriver,
+    one_send_keys: bool,
     board: &PageBoard,
     cells: &[WebElement],
     targets: &[Target],
@@ -122,9 +128,17 @@ async fn type_with_tab(
         keys_for(t, &mut keys);
         previous = Some(position[t.index]);
     }
+    let first = &cells[targets[0].index];
+    if one_send_keys {
+        // Element Send Keys with the whole sequence: chromedriver focuses the first cell and
+        // types every key (digits, Tabs, Backspaces) as trusted key events into whatever has
+        // focus. Measured about twice as fast as the same keys in an Actions chain.
+        first.click().await?;
+        return first.send_keys(keys).await;
+    }
     driver
         .action_chain_with_delay(None, Some(Duration::ZERO))
-        .click_element(&cells[targets[0].index])
+        .click_element(first)
         .send_keys(keys)
         .perform()
         .await

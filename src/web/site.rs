@@ -158,10 +158,11 @@ pub enum Given {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fill {
-    /// `actions` (default), `per-cell` or `script`.
+    /// `keys` (default), `actions`, `per-cell` or `script`.
     #[serde(default)]
     pub strategy: Strategy,
-    /// With `actions`: move between cells with Tab (`tab`, default) or by clicking each (`click`).
+    /// With `keys` or `actions`: move between cells with Tab (`tab`, default) or by clicking each
+    /// (`click`, one Actions chain).
     #[serde(default)]
     pub navigate: Navigate,
 }
@@ -170,8 +171,11 @@ pub struct Fill {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
-    /// One WebDriver Actions chain of real key events for the whole board.
+    /// Click the first cell, then one Element Send Keys with every key for the board (digits,
+    /// Tabs): real key events, two commands, the fastest measured.
     #[default]
+    Keys,
+    /// One WebDriver Actions chain of real key events for the whole board (one command).
     Actions,
     /// Click each cell, then send its digit (two commands per cell; slow but plain).
     PerCell,
