@@ -338,3 +338,127 @@ fn a_bad_config_names_file_and_key() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_new_site_is_a_file_with_consent_and_title_confirmation() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/web/newsite.toml"
+        ),
+        dir.path().join("newsite.toml"),
+    )
+    .unwrap();
+    let sites_dir = dir.path().to_str().unwrap();
+    let out = sudobot_plain(&["sites", "list", "--sites-dir", sites_dir]);
+    assert!(
+        text(&out).0.contains("puzzle-of-the-day"),
+        "{}",
+        text(&out).0
+    );
+    let out = play(
+        &server,
+        "puzzle-of-the-day",
+        "newsite.html",
+        &["--sites-dir", sites_dir],
+    );
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("newsite"), ["solved"]);
+    assert!(text(&out).0.contains("Well done"));
+}
+
+#[test]
+fn a_browser_that_will_not_start_names_both_versions() {
+    let _lock = browser_lock();
+    let out = sudobot(&["web", "--site", "demo", "--browser-binary", "/bin/false"]);
+    assert_code(&out, 1);
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains("the browser did not start"), "{stderr}");
+    assert!(stderr.contains("driver: ChromeDriver"), "{stderr}");
+    assert!(stderr.contains("browser: "), "{stderr}");
+}
+
+/// Processes whose parent is `pid`, and their descendants (from /proc).
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut all = Vec::new();
+    let mut frontier = vec![pid];
+    while let Some(parent) = frontier.pop() {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(child) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
+            // Fields after the ")" that closes the command name: state, ppid, ...
+            let after = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
+            let ppid = after
+                .split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse::<u32>().ok());
+            if ppid == Some(parent) {
+                all.push(child);
+                frontier.push(child);
+            }
+        }
+    }
+    all
+}
+
+/// Whether a process still runs (a zombie waiting for a reaper does not count).
+fn running(pid: u32) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().next());
+    matches!(state, Some(s) if s != "Z" && s != "X")
+}
+
+#[test]
+fn ctrl_c_quits_the_browser_and_stops_the_driver() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    // The 80-cell page never becomes ready, so the bot is still waiting when Ctrl-C comes.
+    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/webdriver.toml"))
+        .unwrap()
+        .replace("element_timeout_ms = 10000", "element_timeout_ms = 60000");
+    let path = dir.path().join("webdriver.toml");
+    std::fs::write(&path, config).unwrap();
+    let url = server.url("sudoku_name_80.html");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_sudobot"))
+        .args(["web", "--site", "sudoku.name", "--headless", "--url", &url])
+        .args(["--config", path.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let waiter = std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let loaded = server.wait_for_request("sudoku_name_80.html", Duration::from_secs(60));
+    let spawned = descendants(pid);
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status();
+    let out = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("sudobot exits after Ctrl-C")
+        .unwrap();
+    waiter.join().unwrap();
+    assert!(loaded, "the browser loaded the page: {:?}", text(&out));
+    assert!(
+        !spawned.is_empty(),
+        "chromedriver and chromium ran under sudobot"
+    );
+    assert_code(&out, 130);
+    assert!(text(&out).1.contains("interrupted"), "{}", text(&out).1);
+    let left: Vec<u32> = spawned.into_iter().filter(|&p| running(p)).collect();
+    assert!(
+        left.is_empty(),
+        "processes left running after Ctrl-C: {left:?}"
+    );
+}

@@ -5,13 +5,14 @@
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// The running server (its thread lives until the test process ends).
 pub struct FixtureServer {
     port: u16,
     verdicts: Arc<Mutex<Vec<(String, String)>>>,
+    requests: Arc<(Mutex<Vec<String>>, Condvar)>,
 }
 
 impl FixtureServer {
@@ -21,21 +22,37 @@ impl FixtureServer {
         let port = listener.local_addr().expect("local addr").port();
         let verdicts = Arc::new(Mutex::new(Vec::new()));
         let shared = Arc::clone(&verdicts);
+        let requests = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
+        let seen = Arc::clone(&requests);
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/web");
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (root, shared) = (root.clone(), Arc::clone(&shared));
+                let (root, shared, seen) = (root.clone(), Arc::clone(&shared), Arc::clone(&seen));
                 std::thread::spawn(move || {
-                    let _ = handle(stream, &root, &shared);
+                    let _ = handle(stream, &root, &shared, &seen);
                 });
             }
         });
-        FixtureServer { port, verdicts }
+        FixtureServer {
+            port,
+            verdicts,
+            requests,
+        }
     }
 
     /// The URL of a fixture file.
     pub fn url(&self, file: &str) -> String {
         format!("http://127.0.0.1:{}/{file}", self.port)
+    }
+
+    /// Waits (bounded) until a file was requested; returns whether it was.
+    pub fn wait_for_request(&self, file: &str, bound: Duration) -> bool {
+        let (list, changed) = &*self.requests;
+        let guard = list.lock().unwrap();
+        let (guard, _) = changed
+            .wait_timeout_while(guard, bound, |seen| !seen.iter().any(|p| p == file))
+            .unwrap();
+        guard.iter().any(|p| p == file)
     }
 
     /// What a page reported, in order.
@@ -54,6 +71,7 @@ fn handle(
     mut stream: TcpStream,
     root: &std::path::Path,
     verdicts: &Mutex<Vec<(String, String)>>,
+    seen: &(Mutex<Vec<String>>, Condvar),
 ) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut buf = Vec::new();
@@ -76,6 +94,8 @@ fn handle(
         .next()
         .unwrap_or("/")
         .trim_start_matches('/');
+    seen.0.lock().unwrap().push(path.to_string());
+    seen.1.notify_all();
     if method == "POST" {
         let length: usize = head
             .lines()
