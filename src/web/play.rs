@@ -184,11 +184,9 @@ pub async fn play(
     timings.read = t.elapsed();
 
     let t = Instant::now();
-    let geometry = std::sync::Arc::new(
-        Geometry::for_side(SIDE).map_err(|e| PlayError::Typing(e.to_string()))?,
-    );
-    let puzzle = Grid::new(geometry, board.puzzle_values()?)
-        .map_err(|e| PlayError::Typing(e.to_string()))?;
+    // 9 is a supported side and digits are 1-9, so neither step can fail on page input.
+    let geometry = std::sync::Arc::new(Geometry::for_side(SIDE).expect("9x9 is supported"));
+    let puzzle = Grid::new(geometry, board.puzzle_values()?).expect("digits 1-9 fit a 9x9 grid");
     let solution = match solve::solve(&puzzle) {
         Verdict::Unique(s) => s,
         Verdict::Invalid(c) => return Err(PlayError::Invalid(c)),
@@ -229,15 +227,7 @@ pub async fn play(
     outcome.timings.fill = t.elapsed();
 
     let t = Instant::now();
-    outcome.retried = read_back(
-        driver,
-        site,
-        &board,
-        &cells,
-        &targets,
-        outcome.solution.cells(),
-    )
-    .await?;
+    outcome.retried = read_back(driver, site, &cells, &targets, outcome.solution.cells()).await?;
     outcome.confirmation = confirm(driver, site, &cells, &board).await?;
     outcome.timings.verify = t.elapsed();
     Ok(outcome)
@@ -399,7 +389,6 @@ async fn read_board(driver: &WebDriver, site: &Site) -> Result<PageBoard, PlayEr
 async fn read_back(
     driver: &WebDriver,
     site: &Site,
-    board: &PageBoard,
     cells: &[WebElement],
     targets: &[Target],
     solution: &[u8],
@@ -440,7 +429,6 @@ async fn read_back(
             found: again.raw[t.index].clone(),
         });
     }
-    let _ = board;
     check_full(&again, solution).map(|()| wrong.len())
 }
 
