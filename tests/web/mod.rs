@@ -464,3 +464,26 @@ fn ctrl_c_quits_the_browser_and_stops_the_driver() {
         "processes left running after Ctrl-C: {left:?}"
     );
 }
+
+/// The speed benchmark of the issue: the sudoku.name replica (51 blanks), 10 puzzles in one
+/// session, per-phase medians from `--stats`. Timing is reported, never asserted. Run with
+/// `cargo test --release --test integration web::bench -- --ignored --nocapture`.
+#[test]
+#[ignore = "benchmark: prints timings"]
+fn bench_sudoku_name_replica() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    for strategy in ["keys", "actions"] {
+        let out = play(
+            &server,
+            "sudoku.name",
+            "sudoku_name.html",
+            &["--count", "10", "--stats", "--strategy", strategy],
+        );
+        assert_code(&out, 0);
+        assert_eq!(server.verdicts("sudoku_name").len(), 10);
+        server.clear_verdicts();
+        let (stdout, stderr) = text(&out);
+        eprintln!("--strategy {strategy}: {stdout}{stderr}");
+    }
+}

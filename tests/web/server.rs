@@ -55,6 +55,12 @@ impl FixtureServer {
         guard.iter().any(|p| p == file)
     }
 
+    /// Forgets the reports so far.
+    #[allow(dead_code)] // only the ignored benchmark uses it
+    pub fn clear_verdicts(&self) {
+        self.verdicts.lock().unwrap().clear();
+    }
+
     /// What a page reported, in order.
     pub fn verdicts(&self, page: &str) -> Vec<String> {
         self.verdicts
