@@ -264,13 +264,27 @@ pub fn run_sites(args: SitesArgs) -> anyhow::Result<Code> {
         SitesAction::List => {
             for loaded in site::load_all(dir)? {
                 let s = &loaded.site;
-                let levels = if s.difficulty.levels.is_empty() {
-                    "-".to_string()
+                let mut levels: Vec<(&String, &String)> = s.difficulty.levels.iter().collect();
+                // Numeric values in order (easy before hard), names as a tie-break.
+                levels.sort_by_key(|(name, value)| {
+                    (
+                        value.parse::<u32>().unwrap_or(u32::MAX),
+                        (*value).clone(),
+                        (*name).clone(),
+                    )
+                });
+                let levels = if levels.is_empty() {
+                    "none".to_string()
                 } else {
-                    s.difficulty
-                        .levels
-                        .keys()
-                        .cloned()
+                    levels
+                        .iter()
+                        .map(|(n, v)| {
+                            if n == v {
+                                n.to_string()
+                            } else {
+                                format!("{n}={v}")
+                            }
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
