@@ -487,3 +487,80 @@ fn bench_sudoku_name_replica() {
         eprintln!("--strategy {strategy}: {stdout}{stderr}");
     }
 }
+
+/// Selenium Grid 4 (standalone) as the remote end. Needs `java` and the Grid jar, which
+/// `.ci/run` takes from the npm package `@nightwatch/selenium-server` into
+/// `target/grid/selenium-server.jar` (or set `SUDOBOT_GRID_JAR`); without them the test says so
+/// and skips.
+#[test]
+fn selenium_grid_remote_mode() {
+    let jar = std::env::var("SUDOBOT_GRID_JAR").unwrap_or_else(|_| {
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/target/grid/selenium-server.jar"
+        )
+        .to_string()
+    });
+    let java_ok = std::process::Command::new("java")
+        .arg("-version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !java_ok || !std::path::Path::new(&jar).exists() {
+        eprintln!("SKIPPED selenium_grid_remote_mode: needs java and {jar} (see .ci/run)");
+        return;
+    }
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut grid = std::process::Command::new("java")
+        .args([
+            "-jar",
+            &jar,
+            "standalone",
+            "--port",
+            &port.to_string(),
+            "--selenium-manager",
+            "false",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The Grid logs "Started Selenium Standalone" once it takes sessions; a reader thread
+    // reports it, bounded by a timeout.
+    let log = grid.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // Keep draining the log after the signal so the Grid never writes into a closed pipe.
+        for line in std::io::BufRead::lines(std::io::BufReader::new(log)).map_while(Result::ok) {
+            if line.contains("Started Selenium") {
+                let _ = tx.send(true);
+            }
+        }
+        let _ = tx.send(false);
+    });
+    let started = rx.recv_timeout(Duration::from_secs(90)).unwrap_or(false);
+    let remote = format!("http://127.0.0.1:{port}");
+    let out = started.then(|| {
+        play(
+            &server,
+            "sudoku.name",
+            "sudoku_name.html",
+            &["--remote", &remote],
+        )
+    });
+    // SIGTERM lets the Grid stop its drivers; then make sure it is gone.
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &grid.id().to_string()])
+        .status();
+    let _ = grid.wait();
+    let out = out.expect("the Grid started within 90 s");
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("sudoku_name"), ["solved"]);
+}
