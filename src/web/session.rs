@@ -248,18 +248,15 @@ impl Session {
 
 /// Spawns the driver on a free port and waits (bounded) until `/status` says ready.
 async fn spawn_driver(binary: &str, bound: Duration) -> Result<LocalDriver, SessionError> {
-    if !std::path::Path::new(binary).exists() && !binary.contains('/') {
-        // A bare name is looked up on PATH by the OS; let spawn report it.
-    } else if !std::path::Path::new(binary).exists() {
+    // A bare name is looked up on PATH when spawning; a path can be checked up front.
+    if binary.contains('/') && !std::path::Path::new(binary).exists() {
         return Err(SessionError::DriverMissing {
             binary: binary.to_string(),
             reason: "no such file".into(),
         });
     }
-    let port = free_port().map_err(|e| SessionError::DriverMissing {
-        binary: binary.to_string(),
-        reason: format!("no free port on 127.0.0.1: {e}"),
-    })?;
+    let port =
+        free_port().map_err(|e| SessionError::Setup(format!("no free port on 127.0.0.1: {e}")))?;
     let child = Command::new(binary)
         .arg(format!("--port={port}"))
         .stdin(Stdio::null())
