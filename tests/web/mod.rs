@@ -564,3 +564,30 @@ fn selenium_grid_remote_mode() {
     assert_code(&out, 0);
     assert_eq!(server.verdicts("sudoku_name"), ["solved"]);
 }
+
+#[test]
+fn the_demo_page_refuses_values_set_by_script() {
+    let _lock = browser_lock();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let demo = runtime
+        .block_on(sudobot::web::demo::DemoServer::start())
+        .unwrap();
+    let url = format!("{}/play?difficulty=1", demo.origin());
+    let out = sudobot(&[
+        "web",
+        "--site",
+        "demo",
+        "--url",
+        &url,
+        "--strategy",
+        "script",
+    ]);
+    assert_code(&out, 1);
+    let (_, stderr) = text(&out);
+    assert!(stderr.contains("filled by script, not by keys"), "{stderr}");
+    assert_eq!(demo.verdicts(), ["untrusted"]);
+}
