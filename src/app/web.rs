@@ -182,7 +182,7 @@ fn print_outcome(args: &WebArgs, o: &Outcome) {
         println!("board:\n{}", format::pretty::write(&o.puzzle));
         println!("answer:\n{}", format::pretty::write(&o.solution));
         println!(
-            "dry run: {} cells would be typed ({} wrong values corrected)",
+            "dry run: {} cells would be typed ({} wrong values would be corrected)",
             o.typed, o.corrected
         );
         return;
