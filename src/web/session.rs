@@ -206,9 +206,15 @@ impl Session {
                 }
             }
             WebDriverErrorInner::RequestFailed(m) | WebDriverErrorInner::HttpError(m) => {
+                // The HTTP client's message hides the cause; a plain connect shows it
+                // ("Connection refused").
+                let reason = match connect_error(&self.server_url).await {
+                    Some(cause) => format!("{cause} ({m})"),
+                    None => m.clone(),
+                };
                 SessionError::Unreachable {
                     url: self.server_url.clone(),
-                    reason: m.clone(),
+                    reason,
                 }
             }
             _ => SessionError::Setup(e.to_string()),
@@ -330,6 +336,23 @@ async fn http_get(port: u16, path: &str) -> std::io::Result<String> {
         }
     }
     Ok(String::from_utf8_lossy(&buf).to_string())
+}
+
+/// Why a TCP connection to the URL's host and port fails, if it does.
+async fn connect_error(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let default_port = if url.starts_with("https://") { 443 } else { 80 };
+    let address = if authority.contains(':') {
+        authority.to_string()
+    } else {
+        format!("{authority}:{default_port}")
+    };
+    match tokio::time::timeout(Duration::from_secs(3), TcpStream::connect(address)).await {
+        Ok(Ok(_)) => None,
+        Ok(Err(e)) => Some(e.to_string()),
+        Err(_) => Some("connection timed out".to_string()),
+    }
 }
 
 /// `binary --version`, first line, or why it is unknown.

@@ -591,3 +591,21 @@ fn the_demo_page_refuses_values_set_by_script() {
     assert!(stderr.contains("filled by script, not by keys"), "{stderr}");
     assert_eq!(demo.verdicts(), ["untrusted"]);
 }
+
+#[test]
+fn a_refused_webdriver_port_is_a_clear_error() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let remote = format!("http://127.0.0.1:{port}");
+    let out = sudobot(&["web", "--site", "demo", "--remote", &remote]);
+    assert_code(&out, 1);
+    let (_, stderr) = text(&out);
+    assert!(
+        stderr.contains(&format!("cannot reach the WebDriver server at {remote}")),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Connection refused"), "{stderr}");
+}
