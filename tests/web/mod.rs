@@ -609,3 +609,23 @@ fn a_refused_webdriver_port_is_a_clear_error() {
     );
     assert!(stderr.contains("Connection refused"), "{stderr}");
 }
+
+#[test]
+fn a_board_with_several_solutions_is_refused_and_nothing_is_typed() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudoku.name", "sudoku_name_multiple.html", &[]);
+    assert_code(&out, 4);
+    assert!(
+        text(&out)
+            .1
+            .contains("several solutions; nothing was typed"),
+        "{}",
+        text(&out).1
+    );
+    assert_eq!(
+        server.verdicts("sudoku_name_multiple"),
+        Vec::<String>::new(),
+        "the page saw no key"
+    );
+}
