@@ -8,9 +8,7 @@ use crate::cli::solve::SolveArgs;
 
 pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     let text = match args.puzzle.as_deref() {
-        None | Some("-") => {
-            std::io::read_to_string(std::io::stdin()).context("reading standard input")?
-        }
+        None | Some("-") => std::io::read_to_string(std::io::stdin()).context("reading standard input")?,
         Some(p) => p.to_string(),
     };
     let puzzle = format::line::parse(text.trim())?;

@@ -29,15 +29,7 @@ pub fn parse_with(text: &str, geometry: &Arc<Geometry>) -> Result<Grid, ParseErr
     let side = geometry.side();
     let found = text.chars().count();
     if found != side * side {
-        return Err(ParseError::at(
-            1,
-            1,
-            ParseErrorKind::WrongLength {
-                side,
-                expected: side * side,
-                found,
-            },
-        ));
+        return Err(ParseError::at(1, 1, ParseErrorKind::WrongLength { side, expected: side * side, found }));
     }
     let mut cells = Vec::with_capacity(found);
     for (i, c) in text.chars().enumerate() {
@@ -45,20 +37,8 @@ pub fn parse_with(text: &str, geometry: &Arc<Geometry>) -> Result<Grid, ParseErr
             '.' => 0,
             '0' if side != 36 => 0,
             _ => symbol::from_char(c, side).ok_or_else(|| {
-                let hint = if c.is_whitespace() {
-                    "; spaces are not allowed inside a line".to_string()
-                } else {
-                    String::new()
-                };
-                ParseError::at(
-                    1,
-                    i + 1,
-                    ParseErrorKind::BadSymbol {
-                        found: c,
-                        side,
-                        hint,
-                    },
-                )
+                let hint = if c.is_whitespace() { "; spaces are not allowed inside a line".to_string() } else { String::new() };
+                ParseError::at(1, i + 1, ParseErrorKind::BadSymbol { found: c, side, hint })
             })?,
         };
         cells.push(v);
@@ -71,13 +51,7 @@ pub fn write(grid: &Grid) -> String {
     let side = grid.side();
     grid.cells()
         .iter()
-        .map(|&v| {
-            if v == 0 {
-                '.'
-            } else {
-                symbol::to_char(v, side, Style::Line).unwrap_or('?')
-            }
-        })
+        .map(|&v| if v == 0 { '.' } else { symbol::to_char(v, side, Style::Line).unwrap_or('?') })
         .collect()
 }
 

@@ -91,9 +91,7 @@ pub enum ParseErrorKind {
     #[error(transparent)]
     Grid(#[from] GridError),
     /// The format could not be recognised.
-    #[error(
-        "cannot tell the format: not a one-line puzzle, Solo grid text or Solo game ID (use --format)"
-    )]
+    #[error("cannot tell the format: not a one-line puzzle, Solo grid text or Solo game ID (use --format)")]
     Unrecognised,
 }
 
@@ -109,27 +107,19 @@ pub struct ParseError {
 impl ParseError {
     /// An error at a place.
     pub fn at(line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
-        ParseError {
-            position: Some(Position { line, column }),
-            kind,
-        }
+        ParseError { position: Some(Position { line, column }), kind }
     }
 
     /// An error about the input as a whole.
     pub fn whole(kind: ParseErrorKind) -> ParseError {
-        ParseError {
-            position: None,
-            kind,
-        }
+        ParseError { position: None, kind }
     }
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.position {
-            Some(Position { line, column }) => {
-                write!(f, "line {line}, column {column}: {}", self.kind)
-            }
+            Some(Position { line, column }) => write!(f, "line {line}, column {column}: {}", self.kind),
             None => write!(f, "{}", self.kind),
         }
     }

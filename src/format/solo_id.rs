@@ -5,9 +5,7 @@ use crate::grid::Grid;
 
 /// Reads a Solo game ID.
 pub fn parse(_text: &str) -> Result<Grid, ParseError> {
-    Err(ParseError::whole(ParseErrorKind::Unsupported(
-        "Solo game IDs".into(),
-    )))
+    Err(ParseError::whole(ParseErrorKind::Unsupported("Solo game IDs".into())))
 }
 
 /// Writes a game ID Solo accepts.

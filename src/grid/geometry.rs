@@ -82,12 +82,7 @@ impl Geometry {
                 ((r / height) * (side / width) + c / width) as u8
             })
             .collect();
-        Ok(Geometry::build(
-            side,
-            Regions::Boxes { width, height },
-            false,
-            region_of,
-        ))
+        Ok(Geometry::build(side, Regions::Boxes { width, height }, false, region_of))
     }
 
     /// The usual box shape for a side: boxes as square as possible, wider than tall
@@ -100,10 +95,7 @@ impl Geometry {
         if side == 1 {
             return Geometry::boxed(1, 1);
         }
-        let height = (1..=side)
-            .filter(|h| side % h == 0 && h * h <= side)
-            .max()
-            .unwrap_or(1);
+        let height = (1..=side).filter(|h| side % h == 0 && h * h <= side).max().unwrap_or(1);
         if height == 1 {
             return Err(GridError::NoBoxShape { side });
         }
@@ -117,10 +109,7 @@ impl Geometry {
             return Err(GridError::BadSide { side });
         }
         if region_of.len() != side * side {
-            return Err(GridError::JigsawCellCount {
-                expected: side * side,
-                found: region_of.len(),
-            });
+            return Err(GridError::JigsawCellCount { expected: side * side, found: region_of.len() });
         }
         // Renumber labels in reading order of first appearance.
         let mut relabel = std::collections::HashMap::new();
@@ -131,10 +120,7 @@ impl Geometry {
             renumbered.push(id);
         }
         if relabel.len() != side {
-            return Err(GridError::JigsawRegionCount {
-                side,
-                found: relabel.len(),
-            });
+            return Err(GridError::JigsawRegionCount { side, found: relabel.len() });
         }
         let mut sizes = vec![0usize; side];
         for &id in &renumbered {
@@ -163,43 +149,23 @@ impl Geometry {
     fn build(side: usize, regions: Regions, diagonals: bool, region_of: Vec<u8>) -> Geometry {
         let mut houses = Vec::with_capacity(3 * side + 2);
         for r in 0..side {
-            houses.push(House {
-                kind: HouseKind::Row(r),
-                cells: (0..side).map(|c| r * side + c).collect(),
-            });
+            houses.push(House { kind: HouseKind::Row(r), cells: (0..side).map(|c| r * side + c).collect() });
         }
         for c in 0..side {
-            houses.push(House {
-                kind: HouseKind::Column(c),
-                cells: (0..side).map(|r| r * side + c).collect(),
-            });
+            houses.push(House { kind: HouseKind::Column(c), cells: (0..side).map(|r| r * side + c).collect() });
         }
         for b in 0..side {
-            let cells = (0..side * side)
-                .filter(|&i| region_of[i] as usize == b)
-                .collect();
-            houses.push(House {
-                kind: HouseKind::Region(b),
-                cells,
-            });
+            let cells = (0..side * side).filter(|&i| region_of[i] as usize == b).collect();
+            houses.push(House { kind: HouseKind::Region(b), cells });
         }
         if diagonals {
-            houses.push(House {
-                kind: HouseKind::Diagonal,
-                cells: (0..side).map(|i| i * side + i).collect(),
-            });
+            houses.push(House { kind: HouseKind::Diagonal, cells: (0..side).map(|i| i * side + i).collect() });
             houses.push(House {
                 kind: HouseKind::AntiDiagonal,
                 cells: (0..side).map(|i| i * side + (side - 1 - i)).collect(),
             });
         }
-        Geometry {
-            side,
-            regions,
-            diagonals,
-            region_of,
-            houses,
-        }
+        Geometry { side, regions, diagonals, region_of, houses }
     }
 
     /// Cells per row, column and region (N).
@@ -232,12 +198,7 @@ impl Geometry {
 
     /// Whether this is the classic 9x9 grid with 3x3 boxes and no extra houses.
     pub fn is_classic(&self) -> bool {
-        !self.diagonals
-            && self.regions
-                == Regions::Boxes {
-                    width: 3,
-                    height: 3,
-                }
+        !self.diagonals && self.regions == Regions::Boxes { width: 3, height: 3 }
     }
 
     /// Region index of a cell.

@@ -26,10 +26,7 @@ pub struct Cell {
 impl Cell {
     /// The cell at a reading-order index on a grid of the given side.
     pub fn from_index(index: usize, side: usize) -> Cell {
-        Cell {
-            row: index / side,
-            col: index % side,
-        }
+        Cell { row: index / side, col: index % side }
     }
 
     /// Reading-order index on a grid of the given side.
@@ -85,9 +82,7 @@ pub enum GridError {
         found: usize,
     },
     /// A jigsaw region of the wrong size.
-    #[error(
-        "the jigsaw region containing {first_cell} has {size} cells, every region needs {side}"
-    )]
+    #[error("the jigsaw region containing {first_cell} has {size} cells, every region needs {side}")]
     JigsawRegionSize {
         /// The side.
         side: usize,
@@ -133,11 +128,7 @@ pub struct Conflict {
 
 impl fmt::Display for Conflict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} and {} both hold {} in {}",
-            self.first, self.second, self.value, self.house
-        )
+        write!(f, "{} and {} both hold {} in {}", self.first, self.second, self.value, self.house)
     }
 }
 
@@ -163,18 +154,10 @@ impl Grid {
         let geometry = geometry.into();
         let side = geometry.side();
         if cells.len() != geometry.cell_count() {
-            return Err(GridError::CellCount {
-                side,
-                expected: geometry.cell_count(),
-                found: cells.len(),
-            });
+            return Err(GridError::CellCount { side, expected: geometry.cell_count(), found: cells.len() });
         }
         if let Some(i) = cells.iter().position(|&v| v as usize > side) {
-            return Err(GridError::ValueOutOfRange {
-                cell: Cell::from_index(i, side),
-                value: cells[i],
-                side,
-            });
+            return Err(GridError::ValueOutOfRange { cell: Cell::from_index(i, side), value: cells[i], side });
         }
         Ok(Grid { geometry, cells })
     }
@@ -217,11 +200,7 @@ impl Grid {
         let side = self.side();
         let v = value.unwrap_or(0);
         if v as usize > side {
-            return Err(GridError::ValueOutOfRange {
-                cell: Cell::from_index(index, side),
-                value: v,
-                side,
-            });
+            return Err(GridError::ValueOutOfRange { cell: Cell::from_index(index, side), value: v, side });
         }
         self.cells[index] = v;
         Ok(())
@@ -268,11 +247,7 @@ impl Grid {
         self.geometry == puzzle.geometry
             && self.is_full()
             && self.conflict().is_none()
-            && puzzle
-                .cells
-                .iter()
-                .zip(&self.cells)
-                .all(|(&p, &s)| p == 0 || p == s)
+            && puzzle.cells.iter().zip(&self.cells).all(|(&p, &s)| p == 0 || p == s)
     }
 
     /// Cells whose value differs from `other` (same geometry assumed), in reading order.

@@ -28,11 +28,8 @@ impl Tables {
         let g = puzzle.geometry();
         let n = g.cell_count();
         let mut peers = vec![Vec::new(); n];
-        let houses: Vec<Vec<u16>> = g
-            .houses()
-            .iter()
-            .map(|h| h.cells.iter().map(|&c| c as u16).collect())
-            .collect();
+        let houses: Vec<Vec<u16>> =
+            g.houses().iter().map(|h| h.cells.iter().map(|&c| c as u16).collect()).collect();
         let mut mark = vec![usize::MAX; n];
         for (cell, list) in peers.iter_mut().enumerate() {
             mark[cell] = cell;
@@ -46,17 +43,8 @@ impl Tables {
             }
         }
         let side = g.side();
-        let full = if side == 64 {
-            u64::MAX
-        } else {
-            (1u64 << side) - 1
-        };
-        Tables {
-            side,
-            full,
-            peers,
-            houses,
-        }
+        let full = if side == 64 { u64::MAX } else { (1u64 << side) - 1 };
+        Tables { side, full, peers, houses }
     }
 }
 
@@ -79,11 +67,7 @@ pub(super) fn search(puzzle: &Grid, sink: &mut Sink) -> u64 {
     }
     let t = Tables::new(puzzle);
     let n = t.side * t.side;
-    let mut state = State {
-        cand: vec![t.full; n],
-        value: vec![0; n],
-        unsolved: n,
-    };
+    let mut state = State { cand: vec![t.full; n], value: vec![0; n], unsolved: n };
     let mut stack = Vec::new();
     for (i, &v) in puzzle.cells().iter().enumerate() {
         if v != 0 && place(&t, &mut state, i, v, &mut stack).is_err() {
@@ -95,13 +79,7 @@ pub(super) fn search(puzzle: &Grid, sink: &mut Sink) -> u64 {
     guesses
 }
 
-fn recurse(
-    t: &Tables,
-    mut state: State,
-    puzzle: &Grid,
-    sink: &mut Sink,
-    guesses: &mut u64,
-) -> bool {
+fn recurse(t: &Tables, mut state: State, puzzle: &Grid, sink: &mut Sink, guesses: &mut u64) -> bool {
     if propagate(t, &mut state).is_err() {
         return true;
     }
@@ -129,20 +107,9 @@ fn recurse(
     while options != 0 {
         let bit = options & options.wrapping_neg();
         options &= options - 1;
-        let mut child = if options == 0 {
-            std::mem::replace(&mut state, empty_state())
-        } else {
-            state.clone()
-        };
+        let mut child = if options == 0 { std::mem::replace(&mut state, empty_state()) } else { state.clone() };
         stack.clear();
-        if place(
-            t,
-            &mut child,
-            best,
-            bit.trailing_zeros() as u8 + 1,
-            &mut stack,
-        )
-        .is_ok()
+        if place(t, &mut child, best, bit.trailing_zeros() as u8 + 1, &mut stack).is_ok()
             && !recurse(t, child, puzzle, sink, guesses)
         {
             return false;
@@ -152,21 +119,11 @@ fn recurse(
 }
 
 fn empty_state() -> State {
-    State {
-        cand: Vec::new(),
-        value: Vec::new(),
-        unsolved: 0,
-    }
+    State { cand: Vec::new(), value: Vec::new(), unsolved: 0 }
 }
 
 /// Places `v` in `cell` and follows naked singles to a fixpoint.
-fn place(
-    t: &Tables,
-    s: &mut State,
-    cell: usize,
-    v: u8,
-    stack: &mut Vec<(usize, u8)>,
-) -> Result<(), Dead> {
+fn place(t: &Tables, s: &mut State, cell: usize, v: u8, stack: &mut Vec<(usize, u8)>) -> Result<(), Dead> {
     stack.push((cell, v));
     while let Some((cell, v)) = stack.pop() {
         let bit = 1u64 << (v - 1);

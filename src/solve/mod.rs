@@ -73,22 +73,13 @@ pub fn count_solutions(puzzle: &Grid, limit: u64) -> Result<Count, Conflict> {
     if let Some(conflict) = puzzle.conflict() {
         return Err(conflict);
     }
-    let mut sink = Sink {
-        limit,
-        found: 0,
-        examples: Vec::new(),
-    };
+    let mut sink = Sink { limit, found: 0, examples: Vec::new() };
     let guesses = if puzzle.geometry().is_classic() {
         classic::search(puzzle, &mut sink)
     } else {
         generic::search(puzzle, &mut sink)
     };
-    Ok(Count {
-        found: sink.found,
-        exhaustive: sink.found < limit,
-        examples: sink.examples,
-        guesses,
-    })
+    Ok(Count { found: sink.found, exhaustive: sink.found < limit, examples: sink.examples, guesses })
 }
 
 /// Where engines report solutions. `accept` returns whether the search should go on.
