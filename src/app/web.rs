@@ -66,11 +66,9 @@ async fn run_async(
 ) -> anyhow::Result<Code> {
     // The demo site is served here unless --url points elsewhere.
     let demo = match (site.serve, &args.url) {
-        (Some(Served::Demo), None) => Some(
-            DemoServer::start()
-                .await
-                .context("starting the demo server")?,
-        ),
+        (Some(Served::Demo), None) => {
+            Some(DemoServer::start().await.context("starting the demo server")?)
+        }
         _ => None,
     };
     let url = match &args.url {
@@ -87,11 +85,8 @@ async fn run_async(
         }
     };
     let session_start = started.elapsed();
-    let options = PlayOptions {
-        url,
-        dry_run: args.dry_run,
-        element_timeout: config.element_timeout(),
-    };
+    let options =
+        PlayOptions { url, dry_run: args.dry_run, element_timeout: config.element_timeout() };
 
     let outcome = tokio::select! {
         r = play_all(&session, &site, &options, &args) => Some(r),
@@ -159,11 +154,7 @@ fn report(
             }
         }
     } else {
-        println!(
-            "{} of {} puzzles solved and confirmed",
-            ok.len(),
-            results.len()
-        );
+        println!("{} of {} puzzles solved and confirmed", ok.len(), results.len());
     }
     if args.stats {
         print_stats(session_start, &ok);
@@ -216,11 +207,7 @@ fn print_stats(session_start: Duration, ok: &[&Outcome]) {
             eprintln!("{name:<14}{v:>10.1} ms");
         }
         if let Some(o) = ok.first() {
-            eprintln!(
-                "{:<14}{:>10.1} ms",
-                "fill + verify",
-                ms(o.timings.fill + o.timings.verify)
-            );
+            eprintln!("{:<14}{:>10.1} ms", "fill + verify", ms(o.timings.fill + o.timings.verify));
         }
         return;
     }
@@ -239,9 +226,7 @@ fn print_stats(session_start: Duration, ok: &[&Outcome]) {
         .collect();
     rows.push((
         "fill + verify",
-        ok.iter()
-            .map(|o| ms(o.timings.fill + o.timings.verify))
-            .collect(),
+        ok.iter().map(|o| ms(o.timings.fill + o.timings.verify)).collect(),
     ));
     for (name, mut v) in rows {
         v.sort_by(f64::total_cmp);
@@ -250,11 +235,7 @@ fn print_stats(session_start: Duration, ok: &[&Outcome]) {
         } else {
             (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
         };
-        eprintln!(
-            "{name:<14}{median:>10.1} {:>10.1} {:>10.1}",
-            v[0],
-            v[v.len() - 1]
-        );
+        eprintln!("{name:<14}{median:>10.1} {:>10.1} {:>10.1}", v[0], v[v.len() - 1]);
     }
 }
 
@@ -267,24 +248,14 @@ pub fn run_sites(args: SitesArgs) -> anyhow::Result<Code> {
                 let mut levels: Vec<(&String, &String)> = s.difficulty.levels.iter().collect();
                 // Numeric values in order (easy before hard), names as a tie-break.
                 levels.sort_by_key(|(name, value)| {
-                    (
-                        value.parse::<u32>().unwrap_or(u32::MAX),
-                        (*value).clone(),
-                        (*name).clone(),
-                    )
+                    (value.parse::<u32>().unwrap_or(u32::MAX), (*value).clone(), (*name).clone())
                 });
                 let levels = if levels.is_empty() {
                     "none".to_string()
                 } else {
                     levels
                         .iter()
-                        .map(|(n, v)| {
-                            if n == v {
-                                n.to_string()
-                            } else {
-                                format!("{n}={v}")
-                            }
-                        })
+                        .map(|(n, v)| if n == v { n.to_string() } else { format!("{n}={v}") })
                         .collect::<Vec<_>>()
                         .join(", ")
                 };

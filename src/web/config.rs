@@ -168,10 +168,8 @@ impl WebDriverConfig {
             None => WebDriverConfig::parse("embedded:webdriver.toml", DEFAULT_TOML),
             Some(p) => {
                 let file = p.display().to_string();
-                let text = std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
-                    file: file.clone(),
-                    source,
-                })?;
+                let text = std::fs::read_to_string(p)
+                    .map_err(|source| ConfigError::Read { file: file.clone(), source })?;
                 WebDriverConfig::parse(&file, &text)
             }
         }
@@ -181,11 +179,7 @@ impl WebDriverConfig {
     pub fn parse(file: &str, text: &str) -> Result<WebDriverConfig, ConfigError> {
         let config: WebDriverConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
             file: file.to_string(),
-            message: e
-                .to_string()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" "),
+            message: e.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
         })?;
         config.validate(file)?;
         Ok(config)
@@ -202,10 +196,7 @@ impl WebDriverConfig {
             DriverMode::Remote => {
                 let url = self.driver.url.as_deref().unwrap_or("");
                 if !(url.starts_with("http://") || url.starts_with("https://")) {
-                    return Err(bad(
-                        "driver.url",
-                        "remote mode needs an http:// or https:// URL",
-                    ));
+                    return Err(bad("driver.url", "remote mode needs an http:// or https:// URL"));
                 }
             }
             DriverMode::Local => {
@@ -215,38 +206,23 @@ impl WebDriverConfig {
             }
         }
         if self.browser.name != "chrome" {
-            return Err(bad(
-                "browser.name",
-                "only \"chrome\" (Chrome or Chromium) is supported",
-            ));
+            return Err(bad("browser.name", "only \"chrome\" (Chrome or Chromium) is supported"));
         }
         let [w, h] = self.browser.window_size;
         if !(200..=10_000).contains(&w) || !(200..=10_000).contains(&h) {
-            return Err(bad(
-                "browser.window_size",
-                "width and height must be 200 to 10000",
-            ));
+            return Err(bad("browser.window_size", "width and height must be 200 to 10000"));
         }
         for (key, ms) in [
             ("driver.start_timeout_ms", self.driver.start_timeout_ms),
-            (
-                "browser.page_load_timeout_ms",
-                self.browser.page_load_timeout_ms,
-            ),
-            (
-                "browser.element_timeout_ms",
-                self.browser.element_timeout_ms,
-            ),
+            ("browser.page_load_timeout_ms", self.browser.page_load_timeout_ms),
+            ("browser.element_timeout_ms", self.browser.element_timeout_ms),
         ] {
             if !(1..=600_000).contains(&ms) {
                 return Err(bad(key, "must be 1 to 600000 (milliseconds)"));
             }
         }
         if let Some(a) = self.browser.args.iter().find(|a| !a.starts_with("--")) {
-            return Err(bad(
-                "browser.args",
-                &format!("`{a}` does not start with `--`"),
-            ));
+            return Err(bad("browser.args", &format!("`{a}` does not start with `--`")));
         }
         Ok(())
     }
@@ -271,20 +247,10 @@ mod tests {
     #[test]
     fn errors_name_file_and_key() {
         let text = DEFAULT_TOML.replace("mode = \"local\"", "mode = \"remote\"");
-        let err = WebDriverConfig::parse("w.toml", &text)
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            err,
-            "w.toml: `driver.url`: remote mode needs an http:// or https:// URL"
-        );
+        let err = WebDriverConfig::parse("w.toml", &text).unwrap_err().to_string();
+        assert_eq!(err, "w.toml: `driver.url`: remote mode needs an http:// or https:// URL");
         let text = DEFAULT_TOML.replace("[browser]", "[browser]\nheadles = true");
-        let err = WebDriverConfig::parse("w.toml", &text)
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.starts_with("w.toml: ") && err.contains("headles"),
-            "{err}"
-        );
+        let err = WebDriverConfig::parse("w.toml", &text).unwrap_err().to_string();
+        assert!(err.starts_with("w.toml: ") && err.contains("headles"), "{err}");
     }
 }

@@ -29,11 +29,7 @@ pub fn plan(board: &PageBoard, solution: &[u8]) -> Vec<Target> {
         .iter()
         .copied()
         .filter(|&i| !board.given[i] && board.raw[i] != solution[i].to_string())
-        .map(|i| Target {
-            index: i,
-            digit: solution[i],
-            clear: board.raw[i].chars().count(),
-        })
+        .map(|i| Target { index: i, digit: solution[i], clear: board.raw[i].chars().count() })
         .collect()
 }
 
@@ -45,14 +41,8 @@ return ids ? ids.map(id => document.getElementById(id)) : Array.from(document.qu
 
 /// The cell elements in reading order, in one command.
 pub async fn elements(driver: &WebDriver, site: &Site) -> WebDriverResult<Vec<WebElement>> {
-    let ids = site
-        .cell_ids()
-        .map(serde_json::Value::from)
-        .unwrap_or(serde_json::Value::Null);
-    driver
-        .execute(ELEMENTS_JS, vec![site.board.cells.clone().into(), ids])
-        .await?
-        .elements()
+    let ids = site.cell_ids().map(serde_json::Value::from).unwrap_or(serde_json::Value::Null);
+    driver.execute(ELEMENTS_JS, vec![site.board.cells.clone().into(), ids]).await?.elements()
 }
 
 /// The keys for one target: delete a wrong value, then the digit.
@@ -173,15 +163,10 @@ els.forEach((el, i) => {
   for (const type of ['input', 'keyup', 'change']) el.dispatchEvent(new Event(type, {bubbles: true}));
 });
 "#;
-    let els: Vec<serde_json::Value> = targets
-        .iter()
-        .map(|t| cells[t.index].to_json())
-        .collect::<WebDriverResult<_>>()?;
+    let els: Vec<serde_json::Value> =
+        targets.iter().map(|t| cells[t.index].to_json()).collect::<WebDriverResult<_>>()?;
     let digits: Vec<String> = targets.iter().map(|t| t.digit.to_string()).collect();
-    driver
-        .execute(JS, vec![els.into(), digits.into()])
-        .await
-        .map(|_| ())
+    driver.execute(JS, vec![els.into(), digits.into()]).await.map(|_| ())
 }
 
 #[cfg(test)]
@@ -196,32 +181,14 @@ mod tests {
         given[0] = true;
         raw[1] = "3".into(); // user value, right
         raw[2] = "9".into(); // user value, wrong
-        let board = PageBoard {
-            raw,
-            given,
-            dom_order: (0..81).collect(),
-        };
+        let board = PageBoard { raw, given, dom_order: (0..81).collect() };
         let mut solution = vec![1u8; 81];
         solution[0] = 5;
         solution[1] = 3;
         solution[2] = 4;
         let p = plan(&board, &solution);
         assert_eq!(p.len(), 79);
-        assert_eq!(
-            p[0],
-            Target {
-                index: 2,
-                digit: 4,
-                clear: 1
-            }
-        );
-        assert_eq!(
-            p[1],
-            Target {
-                index: 3,
-                digit: 1,
-                clear: 0
-            }
-        );
+        assert_eq!(p[0], Target { index: 2, digit: 4, clear: 1 });
+        assert_eq!(p[1], Target { index: 3, digit: 1, clear: 0 });
     }
 }

@@ -138,18 +138,12 @@ pub enum PlayError {
 impl PlayError {
     /// Whether the board itself was at fault (invalid, unsolvable, several solutions).
     pub fn is_board_problem(&self) -> bool {
-        matches!(
-            self,
-            PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple
-        )
+        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple)
     }
 }
 
 fn wd(step: &'static str) -> impl Fn(WebDriverError) -> PlayError {
-    move |e| PlayError::WebDriver {
-        step,
-        reason: short(&e),
-    }
+    move |e| PlayError::WebDriver { step, reason: short(&e) }
 }
 
 /// The driver's message on one line, without the stack trace chromedriver appends.
@@ -158,10 +152,7 @@ fn short(e: &WebDriverError) -> String {
     let text = text.split("Stacktrace").next().unwrap_or("");
     let mut line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if line.len() > 300 {
-        let cut = (0..=300)
-            .rev()
-            .find(|&i| line.is_char_boundary(i))
-            .unwrap_or(0);
+        let cut = (0..=300).rev().find(|&i| line.is_char_boundary(i)).unwrap_or(0);
         line.truncate(cut);
         line.push_str("...");
     }
@@ -211,9 +202,7 @@ pub async fn play(
     }
 
     let t = Instant::now();
-    let cells = fill::elements(driver, site)
-        .await
-        .map_err(wd("finding the cells"))?;
+    let cells = fill::elements(driver, site).await.map_err(wd("finding the cells"))?;
     if cells.len() != SIDE * SIDE {
         return Err(PlayError::Read(ReadError::CellCount {
             selector: site.board.cells.clone(),
@@ -243,15 +232,9 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
             .find(|w| w.starts_with("net::ERR_"))
             .map(|code| format!("the browser says {code}"))
             .unwrap_or(full);
-        PlayError::Navigate {
-            url: options.url.clone(),
-            reason,
-        }
+        PlayError::Navigate { url: options.url.clone(), reason }
     };
-    driver
-        .enter_default_frame()
-        .await
-        .map_err(wd("leaving frames"))?;
+    driver.enter_default_frame().await.map_err(wd("leaving frames"))?;
     driver.goto(&options.url).await.map_err(nav)?;
     // Chromium shows its own error page instead of failing the command when the server refuses.
     let refused: Option<String> = driver
@@ -271,10 +254,7 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
         });
     }
     if site.consent.clear_cookies {
-        driver
-            .delete_all_cookies()
-            .await
-            .map_err(wd("clearing cookies"))?;
+        driver.delete_all_cookies().await.map_err(wd("clearing cookies"))?;
         driver.refresh().await.map_err(nav)?;
     }
     for selector in &site.consent.dismiss {
@@ -325,10 +305,7 @@ async fn enter_frame(driver: &WebDriver, frame: &str, bound: Duration) -> Result
 }
 
 async fn read_script(driver: &WebDriver, site: &Site) -> WebDriverResult<Vec<ScriptCell>> {
-    driver
-        .execute(READ_JS, read::read_args(site))
-        .await?
-        .convert()
+    driver.execute(READ_JS, read::read_args(site)).await?.convert()
 }
 
 /// Waits until the cells are there and enough givens hold digits.
@@ -337,11 +314,7 @@ async fn wait_ready(
     site: &Site,
     default_bound: Duration,
 ) -> Result<(), PlayError> {
-    let bound = site
-        .board
-        .ready_timeout_ms
-        .map(Duration::from_millis)
-        .unwrap_or(default_bound);
+    let bound = site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(default_bound);
     let min_givens = site.board.min_givens;
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(25));
@@ -356,11 +329,7 @@ async fn wait_ready(
             Err(e) => short(&e),
         };
         if start.elapsed() >= bound {
-            return Err(PlayError::NotReady {
-                waited: bound,
-                detail,
-                min_givens,
-            });
+            return Err(PlayError::NotReady { waited: bound, detail, min_givens });
         }
     }
 }
@@ -369,17 +338,12 @@ async fn wait_ready(
 async fn read_board(driver: &WebDriver, site: &Site) -> Result<PageBoard, PlayError> {
     Ok(match site.board.read {
         ReadMode::Source => {
-            let html = driver
-                .source()
-                .await
-                .map_err(wd("reading the page source"))?;
+            let html = driver.source().await.map_err(wd("reading the page source"))?;
             read::parse_source(&html, site)?
         }
         ReadMode::Script => read::from_script(
             site,
-            read_script(driver, site)
-                .await
-                .map_err(wd("reading the board"))?,
+            read_script(driver, site).await.map_err(wd("reading the board"))?,
         )?,
     })
 }
@@ -393,19 +357,12 @@ async fn read_back(
     targets: &[Target],
     solution: &[u8],
 ) -> Result<usize, PlayError> {
-    let now = read::from_script(
-        site,
-        read_script(driver, site)
-            .await
-            .map_err(wd("reading back"))?,
-    )?;
+    let now =
+        read::from_script(site, read_script(driver, site).await.map_err(wd("reading back"))?)?;
     let wrong: Vec<Target> = targets
         .iter()
         .filter(|t| now.raw[t.index] != t.digit.to_string())
-        .map(|t| Target {
-            clear: now.raw[t.index].chars().count(),
-            ..*t
-        })
+        .map(|t| Target { clear: now.raw[t.index].chars().count(), ..*t })
         .collect();
     if wrong.is_empty() {
         return check_full(&now, solution).map(|()| 0);
@@ -413,16 +370,9 @@ async fn read_back(
     fill::type_with_clicks(driver, cells, &wrong)
         .await
         .map_err(|e| PlayError::Typing(short(&e)))?;
-    let again = read::from_script(
-        site,
-        read_script(driver, site)
-            .await
-            .map_err(wd("reading back"))?,
-    )?;
-    if let Some(t) = wrong
-        .iter()
-        .find(|t| again.raw[t.index] != t.digit.to_string())
-    {
+    let again =
+        read::from_script(site, read_script(driver, site).await.map_err(wd("reading back"))?)?;
+    if let Some(t) = wrong.iter().find(|t| again.raw[t.index] != t.digit.to_string()) {
         return Err(PlayError::Dropped {
             cell: Cell::from_index(t.index, SIDE),
             expected: t.digit,
@@ -452,14 +402,8 @@ async fn confirm(
 ) -> Result<String, PlayError> {
     let completion = &site.completion;
     if let Some(submit) = &completion.submit {
-        let button = driver
-            .find(By::Css(submit))
-            .await
-            .map_err(wd("finding the submit button"))?;
-        button
-            .click()
-            .await
-            .map_err(wd("clicking the submit button"))?;
+        let button = driver.find(By::Css(submit)).await.map_err(wd("finding the submit button"))?;
+        button.click().await.map_err(wd("clicking the submit button"))?;
     }
     if let Some(key) = completion.key {
         // Press it in the last editable cell, as a person would after typing the last digit.
@@ -491,10 +435,7 @@ async fn confirm(
         let seen: Option<String> = if success.alert {
             match driver.get_alert_text().await {
                 Ok(text) => {
-                    driver
-                        .accept_alert()
-                        .await
-                        .map_err(wd("accepting the alert"))?;
+                    driver.accept_alert().await.map_err(wd("accepting the alert"))?;
                     if text.contains(&success.text) {
                         return Ok(format!("alert: {text}"));
                     }
@@ -529,10 +470,7 @@ async fn confirm(
             let what = if success.alert {
                 "no alert appeared".to_string()
             } else if success.title {
-                format!(
-                    "the title is {seen:?}, expected it to contain {:?}",
-                    success.text
-                )
+                format!("the title is {seen:?}, expected it to contain {:?}", success.text)
             } else {
                 let sel = success.selector.as_deref().unwrap_or("");
                 match seen {
@@ -540,10 +478,7 @@ async fn confirm(
                     Some(t) => format!("`{sel}` shows {:?}, expected {:?}", t.trim(), success.text),
                 }
             };
-            return Err(PlayError::NotConfirmed {
-                waited: bound,
-                detail: what,
-            });
+            return Err(PlayError::NotConfirmed { waited: bound, detail: what });
         }
     }
 }

@@ -76,9 +76,7 @@ impl PageBoard {
 
     /// Number of givens holding a digit.
     pub fn givens(&self) -> usize {
-        (0..self.raw.len())
-            .filter(|&i| self.given[i] && self.digit(i) != 0)
-            .count()
+        (0..self.raw.len()).filter(|&i| self.given[i] && self.digit(i) != 0).count()
     }
 }
 
@@ -107,11 +105,7 @@ pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
                 Given::Class(c) => e.classes().any(|x| x == c),
                 Given::Filled(_) => !value.is_empty(),
             };
-            RawCell {
-                id: e.id().map(str::to_string),
-                value,
-                given,
-            }
+            RawCell { id: e.id().map(str::to_string), value, given }
         })
         .collect();
     assemble(site, cells)
@@ -145,11 +139,8 @@ fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
         }
         Order::Id => {
             let ids = site.cell_ids().unwrap_or_default();
-            let index_of: HashMap<&str, usize> = ids
-                .iter()
-                .enumerate()
-                .map(|(i, id)| (id.as_str(), i))
-                .collect();
+            let index_of: HashMap<&str, usize> =
+                ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
             let mut raw = vec![None; n];
             let mut dom_order = Vec::with_capacity(n);
             for cell in &cells {
@@ -172,11 +163,7 @@ fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
                 });
             }
             let (raw, given) = raw.into_iter().flatten().unzip();
-            Ok(PageBoard {
-                raw,
-                given,
-                dom_order,
-            })
+            Ok(PageBoard { raw, given, dom_order })
         }
     }
 }
@@ -185,10 +172,7 @@ fn missing_note(missing: &[&str]) -> String {
     match missing.len() {
         0 => String::new(),
         1..=5 => format!(" (no cell with id {})", missing.join(", ")),
-        k => format!(
-            " ({k} cell ids not found, first {})",
-            missing[..3].join(", ")
-        ),
+        k => format!(" ({k} cell ids not found, first {})", missing[..3].join(", ")),
     }
 }
 

@@ -88,12 +88,8 @@ struct LocalDriver {
 impl Session {
     /// Starts a session as the config says.
     pub async fn start(config: &WebDriverConfig) -> Result<Session, SessionError> {
-        let mut session = Session {
-            driver: None,
-            child: None,
-            profile: None,
-            server_url: String::new(),
-        };
+        let mut session =
+            Session { driver: None, child: None, profile: None, server_url: String::new() };
         match session.start_inner(config).await {
             Ok(()) => Ok(session),
             Err(e) => {
@@ -127,8 +123,7 @@ impl Session {
             caps.add_arg(arg).map_err(setup)?;
         }
         let [w, h] = config.browser.window_size;
-        caps.add_arg(&format!("--window-size={w},{h}"))
-            .map_err(setup)?;
+        caps.add_arg(&format!("--window-size={w},{h}")).map_err(setup)?;
         // A fresh profile per run: no cookies or saved progress from earlier runs. Only for a
         // local driver; a remote browser runs on another machine with its own temp profile.
         if config.driver.mode == DriverMode::Local {
@@ -138,16 +133,14 @@ impl Session {
                 .unwrap_or(0);
             let dir = std::env::temp_dir()
                 .join(format!("sudobot-profile-{}-{nanos}", std::process::id()));
-            caps.add_arg(&format!("--user-data-dir={}", dir.display()))
-                .map_err(setup)?;
+            caps.add_arg(&format!("--user-data-dir={}", dir.display())).map_err(setup)?;
             self.profile = Some(dir);
         }
         if let Some(binary) = &config.browser.binary {
             caps.set_binary(binary).map_err(setup)?;
         }
         // Alerts stay open until we handle them (sites that confirm with an alert).
-        caps.set("unhandledPromptBehavior", "ignore")
-            .map_err(setup)?;
+        caps.set("unhandledPromptBehavior", "ignore").map_err(setup)?;
 
         let connect = WebDriver::builder(&self.server_url, caps).request_timeout(start_timeout);
         let driver = match tokio::time::timeout(start_timeout, connect).await {
@@ -180,16 +173,10 @@ impl Session {
                 } else {
                     format!("remote at {}", self.server_url)
                 };
-                let browser_bin = config
-                    .browser
-                    .binary
-                    .clone()
-                    .unwrap_or_else(|| "chromium".into());
-                let browser_version = if local {
-                    version_of(&browser_bin).await
-                } else {
-                    "remote".into()
-                };
+                let browser_bin =
+                    config.browser.binary.clone().unwrap_or_else(|| "chromium".into());
+                let browser_version =
+                    if local { version_of(&browser_bin).await } else { "remote".into() };
                 let advice = if reason.contains("only supports") || reason.contains("version") {
                     "install a matching pair (Debian/Ubuntu: `apt-get install chromium chromium-driver`)"
                 } else if reason.contains("cannot find") || reason.contains("binary") {
@@ -212,10 +199,7 @@ impl Session {
                     Some(cause) => format!("{cause} ({m})"),
                     None => m.clone(),
                 };
-                SessionError::Unreachable {
-                    url: self.server_url.clone(),
-                    reason,
-                }
+                SessionError::Unreachable { url: self.server_url.clone(), reason }
             }
             _ => SessionError::Setup(e.to_string()),
         }
@@ -224,9 +208,7 @@ impl Session {
     /// The WebDriver handle.
     pub fn driver(&self) -> &WebDriver {
         // `start` only returns a session whose driver is set; `close` consumes it.
-        self.driver
-            .as_ref()
-            .expect("session has a driver until closed")
+        self.driver.as_ref().expect("session has a driver until closed")
     }
 
     /// Quits the browser, stops a spawned driver and removes the temporary profile. Never
@@ -239,10 +221,7 @@ impl Session {
         if let Some(mut local) = self.child.take() {
             // chromedriver's /shutdown closes any browser it still owns, then exits.
             let _ = tokio::time::timeout(bound, http_get(local.port, "/shutdown")).await;
-            if tokio::time::timeout(bound, local.child.wait())
-                .await
-                .is_err()
-            {
+            if tokio::time::timeout(bound, local.child.wait()).await.is_err() {
                 let _ = local.child.kill().await;
             }
         }
@@ -292,9 +271,7 @@ async fn spawn_driver(binary: &str, bound: Duration) -> Result<LocalDriver, Sess
                 binary: binary.to_string(),
                 port,
                 waited: start.elapsed(),
-                exit: exited
-                    .map(|s| format!(" (it exited: {s})"))
-                    .unwrap_or_default(),
+                exit: exited.map(|s| format!(" (it exited: {s})")).unwrap_or_default(),
             });
         }
     }
@@ -357,19 +334,12 @@ async fn connect_error(url: &str) -> Option<String> {
 
 /// `binary --version`, first line, or why it is unknown.
 async fn version_of(binary: &str) -> String {
-    let run = Command::new(binary)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .output();
+    let run = Command::new(binary).arg("--version").stdin(Stdio::null()).output();
     match tokio::time::timeout(Duration::from_secs(10), run).await {
         Ok(Ok(out)) => {
             let text = String::from_utf8_lossy(&out.stdout);
             let line = text.lines().next().unwrap_or("").trim();
-            if line.is_empty() {
-                format!("{binary}: unknown version")
-            } else {
-                line.to_string()
-            }
+            if line.is_empty() { format!("{binary}: unknown version") } else { line.to_string() }
         }
         Ok(Err(e)) => format!("{binary}: {e}"),
         Err(_) => format!("{binary}: `--version` timed out"),

@@ -12,22 +12,10 @@ use serde::Deserialize;
 /// The sites built into the binary, as `(file name, contents)`.
 pub const EMBEDDED: &[(&str, &str)] = &[
     ("demo.toml", include_str!("../../sites/demo.toml")),
-    (
-        "sudoku.name.toml",
-        include_str!("../../sites/sudoku.name.toml"),
-    ),
-    (
-        "sudokupuzzle.org.toml",
-        include_str!("../../sites/sudokupuzzle.org.toml"),
-    ),
-    (
-        "websudoku.com.toml",
-        include_str!("../../sites/websudoku.com.toml"),
-    ),
-    (
-        "sudokuonline.eu.toml",
-        include_str!("../../sites/sudokuonline.eu.toml"),
-    ),
+    ("sudoku.name.toml", include_str!("../../sites/sudoku.name.toml")),
+    ("sudokupuzzle.org.toml", include_str!("../../sites/sudokupuzzle.org.toml")),
+    ("websudoku.com.toml", include_str!("../../sites/websudoku.com.toml")),
+    ("sudokuonline.eu.toml", include_str!("../../sites/sudokuonline.eu.toml")),
 ];
 
 /// The board size every shipped site uses. The schema keeps `side` so bigger boards can come
@@ -320,15 +308,10 @@ pub const ID_PLACEHOLDERS: &[&str] = &["index0", "index1", "row", "col", "row1",
 impl Site {
     /// Parses and validates one site file; `file` names it in errors and gives the default name.
     pub fn parse(file: &str, text: &str) -> Result<Site, SiteError> {
-        let mut site: Site = toml::from_str(text).map_err(|e| SiteError::Parse {
-            file: file.to_string(),
-            message: one_line(&e),
-        })?;
+        let mut site: Site = toml::from_str(text)
+            .map_err(|e| SiteError::Parse { file: file.to_string(), message: one_line(&e) })?;
         if site.name.is_empty() {
-            let base = Path::new(file)
-                .file_name()
-                .and_then(|s| s.to_str())
-                .unwrap_or(file);
+            let base = Path::new(file).file_name().and_then(|s| s.to_str()).unwrap_or(file);
             site.name = base.strip_suffix(".toml").unwrap_or(base).to_string();
         }
         site.validate(file)?;
@@ -345,10 +328,7 @@ impl Site {
         // from `params`.
         let names = placeholders(&self.url).map_err(|m| bad("url", m))?;
         if !names.iter().any(|n| n == "difficulty") && self.difficulty.levels.len() > 1 {
-            return Err(bad(
-                "url",
-                "has no `{difficulty}` placeholder but several levels".into(),
-            ));
+            return Err(bad("url", "has no `{difficulty}` placeholder but several levels".into()));
         }
         for name in &names {
             let known = name == "difficulty"
@@ -362,24 +342,14 @@ impl Site {
             }
         }
         if self.serve.is_some() && !names.iter().any(|n| n == "origin") {
-            return Err(bad(
-                "url",
-                "a served site's URL must start with `{origin}`".into(),
-            ));
+            return Err(bad("url", "a served site's URL must start with `{origin}`".into()));
         }
         if self.difficulty.default.is_empty() && !self.difficulty.levels.is_empty() {
             return Err(bad("difficulty.default", "is empty".into()));
         }
         if !self.difficulty.levels.is_empty()
-            && !self
-                .difficulty
-                .levels
-                .contains_key(&self.difficulty.default)
-            && !self
-                .difficulty
-                .levels
-                .values()
-                .any(|v| v == &self.difficulty.default)
+            && !self.difficulty.levels.contains_key(&self.difficulty.default)
+            && !self.difficulty.levels.values().any(|v| v == &self.difficulty.default)
         {
             return Err(bad(
                 "difficulty.default",
@@ -394,10 +364,7 @@ impl Site {
         check_selector(&self.board.cells).map_err(|m| bad("board.cells", m))?;
         match (self.board.order, &self.board.id_template) {
             (Order::Id, None) => {
-                return Err(bad(
-                    "board.id_template",
-                    "is required with `order = \"id\"`".into(),
-                ));
+                return Err(bad("board.id_template", "is required with `order = \"id\"`".into()));
             }
             (Order::Id, Some(t)) => {
                 for name in placeholders(t).map_err(|m| bad("board.id_template", m))? {
@@ -411,9 +378,8 @@ impl Site {
                         ));
                     }
                 }
-                let ids: std::collections::HashSet<String> = (0..SIDE * SIDE)
-                    .map(|i| self.cell_id(i).unwrap_or_default())
-                    .collect();
+                let ids: std::collections::HashSet<String> =
+                    (0..SIDE * SIDE).map(|i| self.cell_id(i).unwrap_or_default()).collect();
                 if ids.len() != SIDE * SIDE {
                     return Err(bad(
                         "board.id_template",
@@ -422,19 +388,13 @@ impl Site {
                 }
             }
             (Order::Document, Some(_)) => {
-                return Err(bad(
-                    "board.id_template",
-                    "is only used with `order = \"id\"`".into(),
-                ));
+                return Err(bad("board.id_template", "is only used with `order = \"id\"`".into()));
             }
             (Order::Document, None) => {}
         }
         match &self.board.given {
             Given::Attribute(a) | Given::Class(a) if a.trim().is_empty() => {
-                return Err(bad(
-                    "board.given",
-                    "names an empty attribute or class".into(),
-                ));
+                return Err(bad("board.given", "names an empty attribute or class".into()));
             }
             Given::Filled(false) => {
                 return Err(bad("board.given", "`filled = false` marks nothing".into()));
@@ -475,10 +435,7 @@ impl Site {
         let (row, col) = (index / SIDE, index % SIDE);
         let values = [index, index + 1, row, col, row + 1, col + 1];
         let lookup = |name: &str| {
-            ID_PLACEHOLDERS
-                .iter()
-                .position(|p| *p == name)
-                .map(|i| values[i].to_string())
+            ID_PLACEHOLDERS.iter().position(|p| *p == name).map(|i| values[i].to_string())
         };
         fill_template(template, lookup).ok()
     }
@@ -496,16 +453,8 @@ impl Site {
         if levels.values().any(|v| v == asked) {
             return Ok(asked.to_string());
         }
-        let known = levels
-            .iter()
-            .map(|(k, v)| format!("{k} ({v})"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        Err(SiteError::BadDifficulty {
-            site: self.name.clone(),
-            asked: asked.to_string(),
-            known,
-        })
+        let known = levels.iter().map(|(k, v)| format!("{k} ({v})")).collect::<Vec<_>>().join(", ");
+        Err(SiteError::BadDifficulty { site: self.name.clone(), asked: asked.to_string(), known })
     }
 
     /// The play URL for a difficulty value; `origin` replaces `{origin}` for served sites.
@@ -540,10 +489,7 @@ fn check_selector(selector: &str) -> Result<(), String> {
 }
 
 fn one_line(e: &toml::de::Error) -> String {
-    e.to_string()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    e.to_string().split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The placeholder names in a template, in order. `{{` and `}}` are not supported (ids and URLs
@@ -571,9 +517,7 @@ fn fill_template(
         }
         out.push_str(&rest[..open]);
         let after = &rest[open + 1..];
-        let close = after
-            .find('}')
-            .ok_or_else(|| format!("unclosed `{{` in `{template}`"))?;
+        let close = after.find('}').ok_or_else(|| format!("unclosed `{{` in `{template}`"))?;
         let name = &after[..close];
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(format!("bad placeholder `{{{name}}}` in `{template}`"));
@@ -596,21 +540,13 @@ pub fn load_all(dir: Option<&Path>) -> Result<Vec<LoadedSite>, SiteError> {
             None => sites.push(loaded),
         };
     for (file, text) in EMBEDDED {
-        add(LoadedSite {
-            site: Site::parse(file, text)?,
-            origin: format!("embedded:{file}"),
-        });
+        add(LoadedSite { site: Site::parse(file, text)?, origin: format!("embedded:{file}") });
     }
     for path in dir_files(dir)? {
-        let text = std::fs::read_to_string(&path).map_err(|source| SiteError::Dir {
-            dir: path.clone(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|source| SiteError::Dir { dir: path.clone(), source })?;
         let file = path.display().to_string();
-        add(LoadedSite {
-            site: Site::parse(&file, &text)?,
-            origin: file,
-        });
+        add(LoadedSite { site: Site::parse(&file, &text)?, origin: file });
     }
     Ok(sites)
 }
@@ -622,19 +558,13 @@ pub type Checked = (String, Result<String, SiteError>);
 pub fn check_all(dir: Option<&Path>) -> Result<Vec<Checked>, SiteError> {
     let mut out = Vec::new();
     for (file, text) in EMBEDDED {
-        out.push((
-            format!("embedded:{file}"),
-            Site::parse(file, text).map(|s| s.name),
-        ));
+        out.push((format!("embedded:{file}"), Site::parse(file, text).map(|s| s.name)));
     }
     for path in dir_files(dir)? {
         let file = path.display().to_string();
         let result = match std::fs::read_to_string(&path) {
             Ok(text) => Site::parse(&file, &text).map(|s| s.name),
-            Err(source) => Err(SiteError::Dir {
-                dir: path.clone(),
-                source,
-            }),
+            Err(source) => Err(SiteError::Dir { dir: path.clone(), source }),
         };
         out.push((file, result));
     }
@@ -645,10 +575,8 @@ fn dir_files(dir: Option<&Path>) -> Result<Vec<PathBuf>, SiteError> {
     let Some(dir) = dir else {
         return Ok(Vec::new());
     };
-    let entries = std::fs::read_dir(dir).map_err(|source| SiteError::Dir {
-        dir: dir.to_path_buf(),
-        source,
-    })?;
+    let entries = std::fs::read_dir(dir)
+        .map_err(|source| SiteError::Dir { dir: dir.to_path_buf(), source })?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
@@ -660,18 +588,11 @@ fn dir_files(dir: Option<&Path>) -> Result<Vec<PathBuf>, SiteError> {
 /// Finds a site by name among `load_all(dir)`.
 pub fn find(name: &str, dir: Option<&Path>) -> Result<LoadedSite, SiteError> {
     let sites = load_all(dir)?;
-    let known = sites
-        .iter()
-        .map(|s| s.site.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let known = sites.iter().map(|s| s.site.name.as_str()).collect::<Vec<_>>().join(", ");
     sites
         .into_iter()
         .find(|s| s.site.name == name)
-        .ok_or_else(|| SiteError::Unknown {
-            name: name.to_string(),
-            known,
-        })
+        .ok_or_else(|| SiteError::Unknown { name: name.to_string(), known })
 }
 
 #[cfg(test)]
@@ -684,13 +605,7 @@ mod tests {
         let names: Vec<_> = sites.iter().map(|s| s.site.name.as_str()).collect();
         assert_eq!(
             names,
-            [
-                "demo",
-                "sudoku.name",
-                "sudokupuzzle.org",
-                "websudoku.com",
-                "sudokuonline.eu"
-            ]
+            ["demo", "sudoku.name", "sudokupuzzle.org", "websudoku.com", "sudokuonline.eu"]
         );
     }
 
@@ -713,9 +628,7 @@ mod tests {
         let text = include_str!("../../sites/sudoku.name.toml").replace("input.i3", "input..i3");
         let err = Site::parse("x.toml", &text).unwrap_err().to_string();
         assert!(err.starts_with("x.toml: `board.cells`:"), "{err}");
-        let err = Site::parse("x.toml", "description = 1")
-            .unwrap_err()
-            .to_string();
+        let err = Site::parse("x.toml", "description = 1").unwrap_err().to_string();
         assert!(err.starts_with("x.toml: "), "{err}");
     }
 

@@ -25,9 +25,7 @@ fn browser_lock() -> MutexGuard<'static, ()> {
 /// The binary with a clean environment and a bound on its run time.
 fn sudobot(args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudobot"));
-    cmd.args(args)
-        .args(["--headless"])
-        .timeout(Duration::from_secs(90));
+    cmd.args(args).args(["--headless"]).timeout(Duration::from_secs(90));
     cmd.output().expect("run sudobot")
 }
 
@@ -48,11 +46,7 @@ fn text(out: &Output) -> (String, String) {
 
 fn assert_code(out: &Output, code: i32) {
     let (stdout, stderr) = text(out);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{stdout}\nstderr:\n{stderr}"
-    );
+    assert_eq!(out.status.code(), Some(code), "stdout:\n{stdout}\nstderr:\n{stderr}");
 }
 
 fn play(server: &FixtureServer, site: &str, file: &str, extra: &[&str]) -> Output {
@@ -71,14 +65,7 @@ fn sudoku_name_replica_is_solved_with_real_keys() {
     assert_eq!(server.verdicts("sudoku_name"), ["solved"]);
     let (stdout, stderr) = text(&out);
     assert!(stdout.contains("typed 51 cells"), "{stdout}");
-    for phase in [
-        "session start",
-        "navigation",
-        "read",
-        "solve",
-        "fill",
-        "verify",
-    ] {
+    for phase in ["session start", "navigation", "read", "solve", "fill", "verify"] {
         assert!(stderr.contains(phase), "--stats shows {phase}: {stderr}");
     }
 }
@@ -121,11 +108,7 @@ fn a_page_that_drops_the_first_key_gets_those_cells_retyped() {
     let out = play(&server, "sudoku.name", "sudoku_name_drop.html", &[]);
     assert_code(&out, 0);
     assert_eq!(server.verdicts("sudoku_name_drop"), ["solved"]);
-    assert!(
-        text(&out).0.contains("retyped 3 that dropped a key"),
-        "{}",
-        text(&out).0
-    );
+    assert!(text(&out).0.contains("retyped 3 that dropped a key"), "{}", text(&out).0);
 }
 
 #[test]
@@ -135,16 +118,9 @@ fn an_invalid_board_is_refused_and_nothing_is_typed() {
     let out = play(&server, "sudoku.name", "sudoku_name_invalid.html", &[]);
     assert_code(&out, 3);
     let (_, stderr) = text(&out);
-    assert!(
-        stderr.contains("invalid (r1c1 and r1c3 both hold 5"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("invalid (r1c1 and r1c3 both hold 5"), "{stderr}");
     assert!(stderr.contains("nothing was typed"), "{stderr}");
-    assert_eq!(
-        server.verdicts("sudoku_name_invalid"),
-        Vec::<String>::new(),
-        "the page saw no key"
-    );
+    assert_eq!(server.verdicts("sudoku_name_invalid"), Vec::<String>::new(), "the page saw no key");
 }
 
 #[test]
@@ -158,12 +134,8 @@ fn eighty_cells_is_a_clear_error() {
         .replace("element_timeout_ms = 10000", "element_timeout_ms = 1500");
     let path = dir.path().join("webdriver.toml");
     std::fs::write(&path, config).unwrap();
-    let out = play(
-        &server,
-        "sudoku.name",
-        "sudoku_name_80.html",
-        &["--config", path.to_str().unwrap()],
-    );
+    let out =
+        play(&server, "sudoku.name", "sudoku_name_80.html", &["--config", path.to_str().unwrap()]);
     assert_code(&out, 1);
     let (_, stderr) = text(&out);
     assert!(
@@ -175,11 +147,7 @@ fn eighty_cells_is_a_clear_error() {
 #[test]
 fn a_refused_url_is_a_clear_error() {
     let _lock = browser_lock();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let url = format!("http://127.0.0.1:{port}/");
     let out = sudobot(&["web", "--site", "sudoku.name", "--url", &url]);
     assert_code(&out, 1);
@@ -192,23 +160,14 @@ fn a_refused_url_is_a_clear_error() {
 
 #[test]
 fn a_missing_driver_says_what_to_install() {
-    let out = sudobot(&[
-        "web",
-        "--site",
-        "demo",
-        "--driver",
-        "/nonexistent/chromedriver",
-    ]);
+    let out = sudobot(&["web", "--site", "demo", "--driver", "/nonexistent/chromedriver"]);
     assert_code(&out, 1);
     let (_, stderr) = text(&out);
     assert!(
         stderr.contains("cannot start the WebDriver driver /nonexistent/chromedriver"),
         "{stderr}"
     );
-    assert!(
-        stderr.contains("apt-get install chromium chromium-driver"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("apt-get install chromium chromium-driver"), "{stderr}");
 }
 
 #[test]
@@ -233,22 +192,11 @@ fn dry_run_prints_the_answer_and_types_nothing() {
 #[test]
 fn demo_site_served_by_the_bot_plays_several_puzzles() {
     let _lock = browser_lock();
-    let out = sudobot(&[
-        "web",
-        "--site",
-        "demo",
-        "--difficulty",
-        "easy",
-        "--count",
-        "2",
-        "--stats",
-    ]);
+    let out =
+        sudobot(&["web", "--site", "demo", "--difficulty", "easy", "--count", "2", "--stats"]);
     assert_code(&out, 0);
     let (stdout, stderr) = text(&out);
-    assert!(
-        stdout.contains("2 of 2 puzzles solved and confirmed"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("2 of 2 puzzles solved and confirmed"), "{stdout}");
     assert!(stderr.contains("median"), "{stderr}");
 }
 
@@ -257,19 +205,10 @@ fn demo_page_judges_by_itself_and_remote_mode_works() {
     let _lock = browser_lock();
     // The demo server runs in this process, so the page's verdict reaches the test directly;
     // chromedriver runs as a plain W3C server and the bot connects to it in remote mode.
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let demo = runtime
-        .block_on(sudobot::web::demo::DemoServer::start())
-        .unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let demo = runtime.block_on(sudobot::web::demo::DemoServer::start()).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mut driver = std::process::Command::new("/usr/bin/chromedriver")
         .arg(format!("--port={port}"))
         .stdout(std::process::Stdio::piped())
@@ -298,13 +237,7 @@ fn sites_list_and_check() {
     let out = sudobot_plain(&["sites", "list"]);
     assert_code(&out, 0);
     let (stdout, _) = text(&out);
-    for name in [
-        "demo",
-        "sudoku.name",
-        "sudokupuzzle.org",
-        "websudoku.com",
-        "sudokuonline.eu",
-    ] {
+    for name in ["demo", "sudoku.name", "sudokupuzzle.org", "websudoku.com", "sudokuonline.eu"] {
         assert!(stdout.contains(name), "{stdout}");
     }
     let out = sudobot_plain(&["sites", "check"]);
@@ -313,12 +246,7 @@ fn sites_list_and_check() {
     let dir = tempfile::tempdir().unwrap();
     let bad = include_str!("../../sites/sudoku.name.toml").replace("c{index1}", "c{cell}");
     std::fs::write(dir.path().join("mine.toml"), bad).unwrap();
-    let out = sudobot_plain(&[
-        "sites",
-        "check",
-        "--sites-dir",
-        dir.path().to_str().unwrap(),
-    ]);
+    let out = sudobot_plain(&["sites", "check", "--sites-dir", dir.path().to_str().unwrap()]);
     assert_code(&out, 2);
     let (stdout, _) = text(&out);
     assert!(
@@ -335,10 +263,7 @@ fn a_bad_config_names_file_and_key() {
     let out = sudobot_plain(&["web", "--config", path.to_str().unwrap()]);
     assert_code(&out, 2);
     let (_, stderr) = text(&out);
-    assert!(
-        stderr.contains("webdriver.toml: `driver.url`: remote mode needs"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("webdriver.toml: `driver.url`: remote mode needs"), "{stderr}");
 }
 
 #[test]
@@ -347,26 +272,14 @@ fn a_new_site_is_a_file_with_consent_and_title_confirmation() {
     let server = FixtureServer::start();
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/web/newsite.toml"
-        ),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/web/newsite.toml"),
         dir.path().join("newsite.toml"),
     )
     .unwrap();
     let sites_dir = dir.path().to_str().unwrap();
     let out = sudobot_plain(&["sites", "list", "--sites-dir", sites_dir]);
-    assert!(
-        text(&out).0.contains("puzzle-of-the-day"),
-        "{}",
-        text(&out).0
-    );
-    let out = play(
-        &server,
-        "puzzle-of-the-day",
-        "newsite.html",
-        &["--sites-dir", sites_dir],
-    );
+    assert!(text(&out).0.contains("puzzle-of-the-day"), "{}", text(&out).0);
+    let out = play(&server, "puzzle-of-the-day", "newsite.html", &["--sites-dir", sites_dir]);
     assert_code(&out, 0);
     assert_eq!(server.verdicts("newsite"), ["solved"]);
     assert!(text(&out).0.contains("Well done"));
@@ -395,10 +308,7 @@ fn descendants(pid: u32) -> Vec<u32> {
             let stat = std::fs::read_to_string(format!("/proc/{child}/stat")).unwrap_or_default();
             // Fields after the ")" that closes the command name: state, ppid, ...
             let after = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
-            let ppid = after
-                .split_whitespace()
-                .nth(1)
-                .and_then(|p| p.parse::<u32>().ok());
+            let ppid = after.split_whitespace().nth(1).and_then(|p| p.parse::<u32>().ok());
             if ppid == Some(parent) {
                 all.push(child);
                 frontier.push(child);
@@ -411,9 +321,7 @@ fn descendants(pid: u32) -> Vec<u32> {
 /// Whether a process still runs (a zombie waiting for a reaper does not count).
 fn running(pid: u32) -> bool {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let state = stat
-        .rsplit_once(')')
-        .and_then(|(_, rest)| rest.split_whitespace().next());
+    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next());
     matches!(state, Some(s) if s != "Z" && s != "X")
 }
 
@@ -443,26 +351,16 @@ fn ctrl_c_quits_the_browser_and_stops_the_driver() {
     });
     let loaded = server.wait_for_request("sudoku_name_80.html", Duration::from_secs(60));
     let spawned = descendants(pid);
-    let _ = std::process::Command::new("kill")
-        .args(["-INT", &pid.to_string()])
-        .status();
-    let out = rx
-        .recv_timeout(Duration::from_secs(30))
-        .expect("sudobot exits after Ctrl-C")
-        .unwrap();
+    let _ = std::process::Command::new("kill").args(["-INT", &pid.to_string()]).status();
+    let out =
+        rx.recv_timeout(Duration::from_secs(30)).expect("sudobot exits after Ctrl-C").unwrap();
     waiter.join().unwrap();
     assert!(loaded, "the browser loaded the page: {:?}", text(&out));
-    assert!(
-        !spawned.is_empty(),
-        "chromedriver and chromium ran under sudobot"
-    );
+    assert!(!spawned.is_empty(), "chromedriver and chromium ran under sudobot");
     assert_code(&out, 130);
     assert!(text(&out).1.contains("interrupted"), "{}", text(&out).1);
     let left: Vec<u32> = spawned.into_iter().filter(|&p| running(p)).collect();
-    assert!(
-        left.is_empty(),
-        "processes left running after Ctrl-C: {left:?}"
-    );
+    assert!(left.is_empty(), "processes left running after Ctrl-C: {left:?}");
 }
 
 /// The speed benchmark of the issue: the sudoku.name replica (51 blanks), 10 puzzles in one
@@ -495,11 +393,7 @@ fn bench_sudoku_name_replica() {
 #[test]
 fn selenium_grid_remote_mode() {
     let jar = std::env::var("SUDOBOT_GRID_JAR").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/target/grid/selenium-server.jar"
-        )
-        .to_string()
+        concat!(env!("CARGO_MANIFEST_DIR"), "/target/grid/selenium-server.jar").to_string()
     });
     let java_ok = std::process::Command::new("java")
         .arg("-version")
@@ -513,11 +407,7 @@ fn selenium_grid_remote_mode() {
     }
     let _lock = browser_lock();
     let server = FixtureServer::start();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let mut grid = std::process::Command::new("java")
         .args([
             "-jar",
@@ -547,18 +437,10 @@ fn selenium_grid_remote_mode() {
     });
     let started = rx.recv_timeout(Duration::from_secs(90)).unwrap_or(false);
     let remote = format!("http://127.0.0.1:{port}");
-    let out = started.then(|| {
-        play(
-            &server,
-            "sudoku.name",
-            "sudoku_name.html",
-            &["--remote", &remote],
-        )
-    });
+    let out =
+        started.then(|| play(&server, "sudoku.name", "sudoku_name.html", &["--remote", &remote]));
     // SIGTERM lets the Grid stop its drivers; then make sure it is gone.
-    let _ = std::process::Command::new("kill")
-        .args(["-TERM", &grid.id().to_string()])
-        .status();
+    let _ = std::process::Command::new("kill").args(["-TERM", &grid.id().to_string()]).status();
     let _ = grid.wait();
     let out = out.expect("the Grid started within 90 s");
     assert_code(&out, 0);
@@ -568,24 +450,11 @@ fn selenium_grid_remote_mode() {
 #[test]
 fn the_demo_page_refuses_values_set_by_script() {
     let _lock = browser_lock();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let demo = runtime
-        .block_on(sudobot::web::demo::DemoServer::start())
-        .unwrap();
+    let runtime =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let demo = runtime.block_on(sudobot::web::demo::DemoServer::start()).unwrap();
     let url = format!("{}/play?difficulty=1", demo.origin());
-    let out = sudobot(&[
-        "web",
-        "--site",
-        "demo",
-        "--url",
-        &url,
-        "--strategy",
-        "script",
-    ]);
+    let out = sudobot(&["web", "--site", "demo", "--url", &url, "--strategy", "script"]);
     assert_code(&out, 1);
     let (_, stderr) = text(&out);
     assert!(stderr.contains("filled by script, not by keys"), "{stderr}");
@@ -594,19 +463,12 @@ fn the_demo_page_refuses_values_set_by_script() {
 
 #[test]
 fn a_refused_webdriver_port_is_a_clear_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let remote = format!("http://127.0.0.1:{port}");
     let out = sudobot(&["web", "--site", "demo", "--remote", &remote]);
     assert_code(&out, 1);
     let (_, stderr) = text(&out);
-    assert!(
-        stderr.contains(&format!("cannot reach the WebDriver server at {remote}")),
-        "{stderr}"
-    );
+    assert!(stderr.contains(&format!("cannot reach the WebDriver server at {remote}")), "{stderr}");
     assert!(stderr.contains("Connection refused"), "{stderr}");
 }
 
@@ -616,13 +478,7 @@ fn a_board_with_several_solutions_is_refused_and_nothing_is_typed() {
     let server = FixtureServer::start();
     let out = play(&server, "sudoku.name", "sudoku_name_multiple.html", &[]);
     assert_code(&out, 4);
-    assert!(
-        text(&out)
-            .1
-            .contains("several solutions; nothing was typed"),
-        "{}",
-        text(&out).1
-    );
+    assert!(text(&out).1.contains("several solutions; nothing was typed"), "{}", text(&out).1);
     assert_eq!(
         server.verdicts("sudoku_name_multiple"),
         Vec::<String>::new(),

@@ -33,11 +33,7 @@ impl FixtureServer {
                 });
             }
         });
-        FixtureServer {
-            port,
-            verdicts,
-            requests,
-        }
+        FixtureServer { port, verdicts, requests }
     }
 
     /// The URL of a fixture file.
@@ -95,19 +91,14 @@ fn handle(
     let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
     let mut words = head.split_whitespace();
     let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or("/"));
-    let path = target
-        .split('?')
-        .next()
-        .unwrap_or("/")
-        .trim_start_matches('/');
+    let path = target.split('?').next().unwrap_or("/").trim_start_matches('/');
     seen.0.lock().unwrap().push(path.to_string());
     seen.1.notify_all();
     if method == "POST" {
         let length: usize = head
             .lines()
             .find_map(|l| {
-                l.split_once(':')
-                    .filter(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+                l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("content-length"))
             })
             .and_then(|(_, v)| v.trim().parse().ok())
             .unwrap_or(0);
@@ -130,11 +121,8 @@ fn handle(
     let file = root.join(path);
     match (path.contains(".."), std::fs::read(&file)) {
         (false, Ok(bytes)) => {
-            let kind = if path.ends_with(".js") {
-                "text/javascript"
-            } else {
-                "text/html; charset=utf-8"
-            };
+            let kind =
+                if path.ends_with(".js") { "text/javascript" } else { "text/html; charset=utf-8" };
             reply(&mut stream, "200 OK", kind, &bytes)
         }
         _ => reply(&mut stream, "404 Not Found", "text/plain", b"not found"),

@@ -83,10 +83,7 @@ pub fn generate(level: usize, rng: &mut Rng) -> (Grid, Grid) {
         }
         let keep = puzzle.get(i);
         let _ = puzzle.set(i, None);
-        if count_solutions(&puzzle, 2)
-            .map(|c| c.found == 1)
-            .unwrap_or(false)
-        {
+        if count_solutions(&puzzle, 2).map(|c| c.found == 1).unwrap_or(false) {
             removed += 1;
         } else {
             let _ = puzzle.set(i, keep);

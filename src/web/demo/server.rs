@@ -41,11 +41,7 @@ impl DemoServer {
                 });
             }
         });
-        Ok(DemoServer {
-            addr,
-            verdicts,
-            task,
-        })
+        Ok(DemoServer { addr, verdicts, task })
     }
 
     /// `http://127.0.0.1:PORT`.
@@ -82,13 +78,8 @@ async fn serve(
             break p + 4;
         }
         if buf.len() > 32 * 1024 {
-            return respond(
-                &mut stream,
-                "431 Request Header Fields Too Large",
-                "text/plain",
-                "",
-            )
-            .await;
+            return respond(&mut stream, "431 Request Header Fields Too Large", "text/plain", "")
+                .await;
         }
     };
     let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
@@ -107,13 +98,8 @@ async fn serve(
                 let mut rng = rng.lock().unwrap_or_else(|p| p.into_inner());
                 generate(level, &mut rng).0
             };
-            respond(
-                &mut stream,
-                "200 OK",
-                "text/html; charset=utf-8",
-                &render_page(&puzzle, level),
-            )
-            .await
+            respond(&mut stream, "200 OK", "text/html; charset=utf-8", &render_page(&puzzle, level))
+                .await
         }
         ("POST", "/verdict") => {
             let length = head
