@@ -26,3 +26,4 @@ pub mod desktop;
 pub mod format;
 pub mod grid;
 pub mod solve;
+pub mod web;

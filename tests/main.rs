@@ -12,3 +12,5 @@ mod formats;
 mod solo_formats;
 // The solvers: benchmark sets, the two engines against each other, brute-force counts.
 mod solver;
+// `sudobot web` / `sudobot sites` against replica pages in headless chromium.
+mod web;

@@ -53,6 +53,10 @@ fn classify(err: &anyhow::Error) -> Code {
         if cause.is::<sudobot::format::InputError>() {
             return Code::BadInput;
         }
+        // A site file or webdriver.toml that does not validate.
+        if cause.is::<sudobot::web::SiteError>() || cause.is::<sudobot::web::ConfigError>() {
+            return Code::BadInput;
+        }
     }
     Code::Failure
 }

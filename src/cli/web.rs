@@ -1,11 +1,88 @@
 //! Arguments of `sudobot web` and `sudobot sites`.
 
-use clap::Args;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
 
 /// Arguments of `sudobot web`.
 #[derive(Debug, Args)]
-pub struct WebArgs {}
+#[command(after_help = "\
+Examples:
+  sudobot web --site demo                        # offline practice page served by sudobot itself
+  sudobot web --site demo --difficulty hard --count 5 --stats
+  sudobot web --site sudoku.name --difficulty 4
+  sudobot web --site sudokupuzzle.org --dry-run  # read and solve, type nothing
+  sudobot web --site sudoku.name --url http://127.0.0.1:8000/sudoku_name.html
+  sudobot web --site demo --remote http://grid:4444   # a Selenium Grid / remote WebDriver
+
+Exit codes: 0 solved and confirmed by the page, 1 failure (browser, page, verification; with
+--count: any puzzle failed), 2 bad configuration, 3 the board has no solution or breaks a rule,
+4 the board has several solutions, 130 interrupted (Ctrl-C).")]
+pub struct WebArgs {
+    /// The site to play (see `sudobot sites list`).
+    #[arg(long, default_value = "demo")]
+    pub site: String,
+    /// Difficulty: a level name or value of the site (default: the site's default).
+    #[arg(long, short)]
+    pub difficulty: Option<String>,
+    /// Open this URL instead of the site's own (mirrors, local copies, tests); the site's
+    /// selectors still apply.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Read and solve, print the board and the answer, type nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the time of each phase (session start, navigation, read, solve, fill, verify); with
+    /// --count, medians.
+    #[arg(long)]
+    pub stats: bool,
+    /// Play this many puzzles in a row in one browser session.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub count: u32,
+    /// How to type, overriding the site file: keys (default: one Element Send Keys of the whole
+    /// board), actions (one Actions chain), per-cell (click + send keys per cell), script (set
+    /// values by script with input/keyup/change events; only for sites that accept them).
+    #[arg(long, value_name = "HOW", value_parser = ["keys", "actions", "per-cell", "script"])]
+    pub strategy: Option<String>,
+    /// WebDriver settings file (default: the built-in webdriver.toml).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// A directory of extra site files; a file replaces the built-in site of the same name.
+    #[arg(long, value_name = "DIR")]
+    pub sites_dir: Option<PathBuf>,
+    /// Show the browser window.
+    #[arg(long, conflicts_with = "headless")]
+    pub headed: bool,
+    /// Hide the browser window (the default when there is no display).
+    #[arg(long)]
+    pub headless: bool,
+    /// The driver binary to spawn (overrides `driver.driver_binary`).
+    #[arg(long, value_name = "PATH", conflicts_with = "remote")]
+    pub driver: Option<PathBuf>,
+    /// Connect to a running WebDriver server or Selenium Grid instead of spawning a driver.
+    #[arg(long, value_name = "URL")]
+    pub remote: Option<String>,
+    /// The browser binary (overrides `browser.binary`).
+    #[arg(long, value_name = "PATH")]
+    pub browser_binary: Option<PathBuf>,
+}
 
 /// Arguments of `sudobot sites`.
 #[derive(Debug, Args)]
-pub struct SitesArgs {}
+pub struct SitesArgs {
+    /// What to do with the site files.
+    #[command(subcommand)]
+    pub action: SitesAction,
+    /// A directory of extra site files (as for `sudobot web --sites-dir`).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub sites_dir: Option<PathBuf>,
+}
+
+/// `sudobot sites` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SitesAction {
+    /// List the sites, their difficulty levels and where each file comes from.
+    List,
+    /// Validate every site file (selectors parse, placeholders known); errors name file and key.
+    Check,
+}

@@ -1,0 +1,256 @@
+//! `webdriver.toml`: how to get a browser session. Either spawn a local driver (`chromedriver` on
+//! a free port, stopped on exit) or connect to a remote WebDriver URL (a Selenium Grid or any W3C
+//! remote end). The file is documented by the shipped `webdriver.toml` itself.
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// The default file, embedded so the binary works from any directory.
+pub const DEFAULT_TOML: &str = include_str!("../../webdriver.toml");
+
+/// The whole file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebDriverConfig {
+    /// Where the WebDriver server comes from.
+    pub driver: DriverConfig,
+    /// The browser to start.
+    pub browser: BrowserConfig,
+}
+
+/// `[driver]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriverConfig {
+    /// `local` (spawn `driver_binary`) or `remote` (connect to `url`).
+    pub mode: DriverMode,
+    /// The driver to spawn in local mode.
+    #[serde(default = "default_driver_binary")]
+    pub driver_binary: String,
+    /// The WebDriver URL in remote mode (Selenium 4: no `/wd/hub`).
+    #[serde(default)]
+    pub url: Option<String>,
+    /// How long the driver may take to answer `/status` (local) or to create a session.
+    #[serde(default = "default_start_timeout")]
+    pub start_timeout_ms: u64,
+}
+
+fn default_driver_binary() -> String {
+    "/usr/bin/chromedriver".to_string()
+}
+
+fn default_start_timeout() -> u64 {
+    20_000
+}
+
+/// Driver modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DriverMode {
+    /// Spawn the driver on a free 127.0.0.1 port and stop it on exit.
+    Local,
+    /// Connect to a running WebDriver server.
+    Remote,
+}
+
+/// `[browser]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrowserConfig {
+    /// Only `chrome` (Chrome or Chromium through chromedriver) for now.
+    #[serde(default = "default_browser")]
+    pub name: String,
+    /// The browser binary (optional: chromedriver finds Chromium itself).
+    #[serde(default)]
+    pub binary: Option<String>,
+    /// `auto` (headless when there is no display), `true` or `false`.
+    #[serde(default)]
+    pub headless: Headless,
+    /// Window size in pixels, `[width, height]`.
+    #[serde(default = "default_window")]
+    pub window_size: [u32; 2],
+    /// Extra browser arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Page-load timeout.
+    #[serde(default = "default_page_load")]
+    pub page_load_timeout_ms: u64,
+    /// How long to wait for the board and other elements.
+    #[serde(default = "default_element")]
+    pub element_timeout_ms: u64,
+}
+
+fn default_browser() -> String {
+    "chrome".to_string()
+}
+fn default_window() -> [u32; 2] {
+    [1280, 1024]
+}
+fn default_page_load() -> u64 {
+    30_000
+}
+fn default_element() -> u64 {
+    10_000
+}
+
+/// Headless setting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Headless {
+    /// `true` / `false`.
+    Fixed(bool),
+    /// `"auto"`.
+    #[default]
+    #[serde(deserialize_with = "auto")]
+    Auto,
+}
+
+fn auto<'de, D: serde::Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+    let s = String::deserialize(d)?;
+    if s == "auto" {
+        Ok(())
+    } else {
+        Err(serde::de::Error::custom("expected true, false or \"auto\""))
+    }
+}
+
+impl Headless {
+    /// Whether to run headless: `auto` means headless when no display is set.
+    pub fn resolve(self) -> bool {
+        match self {
+            Headless::Fixed(b) => b,
+            Headless::Auto => {
+                std::env::var_os("DISPLAY").is_none_or(|v| v.is_empty())
+                    && std::env::var_os("WAYLAND_DISPLAY").is_none_or(|v| v.is_empty())
+            }
+        }
+    }
+}
+
+/// Errors reading `webdriver.toml`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("cannot read {file}: {source}")]
+    Read {
+        /// The file.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The TOML does not parse or fit the schema.
+    #[error("{file}: {message}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// toml's message (names the key and line).
+        message: String,
+    },
+    /// A value is wrong.
+    #[error("{file}: `{key}`: {message}")]
+    Invalid {
+        /// The file.
+        file: String,
+        /// The dotted key.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl WebDriverConfig {
+    /// Reads a config file, or the embedded default when `path` is `None`.
+    pub fn load(path: Option<&Path>) -> Result<WebDriverConfig, ConfigError> {
+        match path {
+            None => WebDriverConfig::parse("embedded:webdriver.toml", DEFAULT_TOML),
+            Some(p) => {
+                let file = p.display().to_string();
+                let text = std::fs::read_to_string(p)
+                    .map_err(|source| ConfigError::Read { file: file.clone(), source })?;
+                WebDriverConfig::parse(&file, &text)
+            }
+        }
+    }
+
+    /// Parses and validates a config; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<WebDriverConfig, ConfigError> {
+        let config: WebDriverConfig = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            file: file.to_string(),
+            message: e.to_string().split_whitespace().collect::<Vec<_>>().join(" "),
+        })?;
+        config.validate(file)?;
+        Ok(config)
+    }
+
+    /// Checks the values (also after command-line overrides).
+    pub fn validate(&self, file: &str) -> Result<(), ConfigError> {
+        let bad = |key: &str, message: &str| ConfigError::Invalid {
+            file: file.to_string(),
+            key: key.to_string(),
+            message: message.to_string(),
+        };
+        match self.driver.mode {
+            DriverMode::Remote => {
+                let url = self.driver.url.as_deref().unwrap_or("");
+                if !(url.starts_with("http://") || url.starts_with("https://")) {
+                    return Err(bad("driver.url", "remote mode needs an http:// or https:// URL"));
+                }
+            }
+            DriverMode::Local => {
+                if self.driver.driver_binary.trim().is_empty() {
+                    return Err(bad("driver.driver_binary", "is empty"));
+                }
+            }
+        }
+        if self.browser.name != "chrome" {
+            return Err(bad("browser.name", "only \"chrome\" (Chrome or Chromium) is supported"));
+        }
+        let [w, h] = self.browser.window_size;
+        if !(200..=10_000).contains(&w) || !(200..=10_000).contains(&h) {
+            return Err(bad("browser.window_size", "width and height must be 200 to 10000"));
+        }
+        for (key, ms) in [
+            ("driver.start_timeout_ms", self.driver.start_timeout_ms),
+            ("browser.page_load_timeout_ms", self.browser.page_load_timeout_ms),
+            ("browser.element_timeout_ms", self.browser.element_timeout_ms),
+        ] {
+            if !(1..=600_000).contains(&ms) {
+                return Err(bad(key, "must be 1 to 600000 (milliseconds)"));
+            }
+        }
+        if let Some(a) = self.browser.args.iter().find(|a| !a.starts_with("--")) {
+            return Err(bad("browser.args", &format!("`{a}` does not start with `--`")));
+        }
+        Ok(())
+    }
+
+    /// The element timeout.
+    pub fn element_timeout(&self) -> Duration {
+        Duration::from_millis(self.browser.element_timeout_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_file_is_valid() {
+        let c = WebDriverConfig::load(None).unwrap();
+        assert_eq!(c.driver.mode, DriverMode::Local);
+        assert!(c.browser.args.iter().any(|a| a == "--no-sandbox"));
+    }
+
+    #[test]
+    fn errors_name_file_and_key() {
+        let text = DEFAULT_TOML.replace("mode = \"local\"", "mode = \"remote\"");
+        let err = WebDriverConfig::parse("w.toml", &text).unwrap_err().to_string();
+        assert_eq!(err, "w.toml: `driver.url`: remote mode needs an http:// or https:// URL");
+        let text = DEFAULT_TOML.replace("[browser]", "[browser]\nheadles = true");
+        let err = WebDriverConfig::parse("w.toml", &text).unwrap_err().to_string();
+        assert!(err.starts_with("w.toml: ") && err.contains("headles"), "{err}");
+    }
+}

@@ -1,0 +1,643 @@
+//! Site descriptions (`sites/*.toml`): the schema, loading (embedded files plus an optional
+//! directory), validation, and the small template language for URLs and cell ids.
+//!
+//! A site that shows its board as `<input>` elements is a new TOML file and no code. The schema
+//! is documented for users in `sites/README.md`; keep the two in step.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The sites built into the binary, as `(file name, contents)`.
+pub const EMBEDDED: &[(&str, &str)] = &[
+    ("demo.toml", include_str!("../../sites/demo.toml")),
+    ("sudoku.name.toml", include_str!("../../sites/sudoku.name.toml")),
+    ("sudokupuzzle.org.toml", include_str!("../../sites/sudokupuzzle.org.toml")),
+    ("websudoku.com.toml", include_str!("../../sites/websudoku.com.toml")),
+    ("sudokuonline.eu.toml", include_str!("../../sites/sudokuonline.eu.toml")),
+];
+
+/// The board size every shipped site uses. The schema keeps `side` so bigger boards can come
+/// later, but only 9 is accepted for now.
+pub const SIDE: usize = 9;
+
+/// One site, as read from its TOML file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Site {
+    /// The name used with `--site` (defaults to the file name without `.toml`).
+    #[serde(default)]
+    pub name: String,
+    /// One line for `sudobot sites list`.
+    pub description: String,
+    /// The play URL; `{difficulty}` is required, other placeholders come from `params`.
+    pub url: String,
+    /// Values for optional URL placeholders (`{lang}`, `{puzzle}`, ...).
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+    /// `"demo"` when sudobot serves the page itself (the URL then uses `{origin}`).
+    #[serde(default)]
+    pub serve: Option<Served>,
+    /// Difficulty names and the values put into the URL.
+    pub difficulty: Difficulty,
+    /// Frames to enter, outermost first: CSS selectors, or `#N` for the N-th frame (0-based).
+    #[serde(default)]
+    pub frames: Vec<String>,
+    /// Where the cells are and how to read them.
+    pub board: Board,
+    /// How to type the answer.
+    #[serde(default)]
+    pub fill: Fill,
+    /// How the page confirms a solved board.
+    pub completion: Completion,
+    /// Overlays to dismiss and cookies to clear before reading.
+    #[serde(default)]
+    pub consent: Consent,
+}
+
+/// Pages sudobot serves itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Served {
+    /// The embedded practice page ([`crate::web::demo`]).
+    Demo,
+}
+
+/// Difficulty levels of a site.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Difficulty {
+    /// The level used without `--difficulty` (a name from `levels` or a raw value).
+    pub default: String,
+    /// Level name -> the value put into `{difficulty}`.
+    #[serde(default)]
+    pub levels: BTreeMap<String, String>,
+}
+
+/// The board: cells, their order, the given marker and the ready condition.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Board {
+    /// CSS selector matching exactly the 81 cell inputs.
+    pub cells: String,
+    /// Cell order: `document` (row-major document order) or an id template.
+    #[serde(default)]
+    pub order: Order,
+    /// With `order = "id"`: the id of each cell, e.g. `c{index1}` or `f{col}{row}`.
+    #[serde(default)]
+    pub id_template: Option<String>,
+    /// How the board is read: `source` (page source + HTML parser, when the givens are in the
+    /// markup) or `script` (one script reading live values, when a script draws the board).
+    #[serde(default)]
+    pub read: ReadMode,
+    /// What marks a given cell.
+    pub given: Given,
+    /// The board is ready when the selector matches 81 cells and at least this many givens hold a
+    /// digit (scripts may draw the givens after load).
+    #[serde(default = "default_min_givens")]
+    pub min_givens: usize,
+    /// How long to wait for the ready condition, in milliseconds (default: the element timeout
+    /// of `webdriver.toml`).
+    #[serde(default)]
+    pub ready_timeout_ms: Option<u64>,
+}
+
+fn default_min_givens() -> usize {
+    17
+}
+
+/// Cell order on the page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Order {
+    /// The n-th match of `cells` in document order is the n-th cell in reading order.
+    #[default]
+    Document,
+    /// Each cell is found by the id `id_template` gives for it.
+    Id,
+}
+
+/// How the board is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadMode {
+    /// One `page source` command, parsed here (givens must be in the markup).
+    #[default]
+    Source,
+    /// One script returning every cell's live value and given flag.
+    Script,
+}
+
+/// The given marker.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub enum Given {
+    /// The cell has this attribute (any value), e.g. `readonly`.
+    Attribute(String),
+    /// The cell has this class, e.g. `s0`.
+    Class(String),
+    /// Every cell that holds a value when the page is read is a given (sites whose givens are
+    /// plain pre-filled inputs).
+    Filled(bool),
+}
+
+/// How the answer is typed.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fill {
+    /// `keys` (default), `actions`, `per-cell` or `script`.
+    #[serde(default)]
+    pub strategy: Strategy,
+    /// With `keys` or `actions`: move between cells with Tab (`tab`, default) or by clicking each
+    /// (`click`, one Actions chain).
+    #[serde(default)]
+    pub navigate: Navigate,
+}
+
+/// Fill strategies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// Click the first cell, then one Element Send Keys with every key for the board (digits,
+    /// Tabs): real key events, two commands, the fastest measured.
+    #[default]
+    Keys,
+    /// One WebDriver Actions chain of real key events for the whole board (one command).
+    Actions,
+    /// Click each cell, then send its digit (two commands per cell; slow but plain).
+    PerCell,
+    /// Opt-in: set `value` by script and dispatch input/keyup/change events (untrusted events;
+    /// only for sites that accept them).
+    Script,
+}
+
+/// Moving between cells inside one Actions chain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Navigate {
+    /// Click the first cell, then Tab through cells in document order (fastest).
+    #[default]
+    Tab,
+    /// Click every cell to type into (for pages whose Tab order leaves the board).
+    Click,
+}
+
+/// How the page confirms the board.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Completion {
+    /// A button to click once the board is filled (e.g. "How am I doing?").
+    #[serde(default)]
+    pub submit: Option<String>,
+    /// A key to press in the last cell once the board is filled (e.g. `Enter`).
+    #[serde(default)]
+    pub key: Option<KeyName>,
+    /// What success looks like.
+    pub success: Success,
+    /// How long to wait for success, in milliseconds.
+    #[serde(default = "default_completion_timeout")]
+    pub timeout_ms: u64,
+}
+
+fn default_completion_timeout() -> u64 {
+    5000
+}
+
+/// Keys a site may need after filling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum KeyName {
+    /// The Enter key.
+    Enter,
+    /// The Tab key.
+    Tab,
+}
+
+/// A success marker. Exactly one of `selector`, `title` or `alert` is set.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Success {
+    /// An element (in the board's frame) whose text must contain `text`.
+    #[serde(default)]
+    pub selector: Option<String>,
+    /// The page title must contain `text`.
+    #[serde(default)]
+    pub title: bool,
+    /// A JavaScript alert whose text contains `text`; it is accepted.
+    #[serde(default)]
+    pub alert: bool,
+    /// The text to look for (may be empty for an alert: any alert counts).
+    #[serde(default)]
+    pub text: String,
+}
+
+/// Things to clear away before reading.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Consent {
+    /// Buttons to click when present (cookie banners), best effort, in the top document.
+    #[serde(default)]
+    pub dismiss: Vec<String>,
+    /// Delete the site's cookies and reload first (pages that restore old progress).
+    #[serde(default)]
+    pub clear_cookies: bool,
+}
+
+/// Errors loading or validating site files. Messages name the file and the key.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SiteError {
+    /// The TOML does not parse or does not fit the schema.
+    #[error("{file}: {message}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// What toml said (it names the key and line).
+        message: String,
+    },
+    /// A value is wrong.
+    #[error("{file}: `{key}`: {message}")]
+    Invalid {
+        /// The file.
+        file: String,
+        /// The key, dotted (`board.cells`).
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// No site by that name.
+    #[error("no site named `{name}` (known: {known}); see `sudobot sites list`")]
+    Unknown {
+        /// What was asked for.
+        name: String,
+        /// The names there are.
+        known: String,
+    },
+    /// A difficulty the site does not have.
+    #[error("site `{site}` has no difficulty `{asked}` (levels: {known})")]
+    BadDifficulty {
+        /// The site.
+        site: String,
+        /// What was asked for.
+        asked: String,
+        /// Its levels.
+        known: String,
+    },
+    /// The sites directory cannot be read.
+    #[error("cannot read sites directory {}: {source}", dir.display())]
+    Dir {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// A validated site together with the file it came from.
+#[derive(Clone, Debug)]
+pub struct LoadedSite {
+    /// The site.
+    pub site: Site,
+    /// `embedded:<file>` or the path.
+    pub origin: String,
+}
+
+/// Placeholders an id template may use, with their meaning for cell `index` (reading order).
+pub const ID_PLACEHOLDERS: &[&str] = &["index0", "index1", "row", "col", "row1", "col1"];
+
+impl Site {
+    /// Parses and validates one site file; `file` names it in errors and gives the default name.
+    pub fn parse(file: &str, text: &str) -> Result<Site, SiteError> {
+        let mut site: Site = toml::from_str(text)
+            .map_err(|e| SiteError::Parse { file: file.to_string(), message: one_line(&e) })?;
+        if site.name.is_empty() {
+            let base = Path::new(file).file_name().and_then(|s| s.to_str()).unwrap_or(file);
+            site.name = base.strip_suffix(".toml").unwrap_or(base).to_string();
+        }
+        site.validate(file)?;
+        Ok(site)
+    }
+
+    fn validate(&self, file: &str) -> Result<(), SiteError> {
+        let bad = |key: &str, message: String| SiteError::Invalid {
+            file: file.to_string(),
+            key: key.to_string(),
+            message,
+        };
+        // URL placeholders: {difficulty} is required, {origin} only for served pages, the rest
+        // from `params`.
+        let names = placeholders(&self.url).map_err(|m| bad("url", m))?;
+        if !names.iter().any(|n| n == "difficulty") && self.difficulty.levels.len() > 1 {
+            return Err(bad("url", "has no `{difficulty}` placeholder but several levels".into()));
+        }
+        for name in &names {
+            let known = name == "difficulty"
+                || (name == "origin" && self.serve.is_some())
+                || self.params.contains_key(name);
+            if !known {
+                return Err(bad(
+                    "url",
+                    format!("unknown placeholder `{{{name}}}` (not in `params`)"),
+                ));
+            }
+        }
+        if self.serve.is_some() && !names.iter().any(|n| n == "origin") {
+            return Err(bad("url", "a served site's URL must start with `{origin}`".into()));
+        }
+        if self.difficulty.default.is_empty() && !self.difficulty.levels.is_empty() {
+            return Err(bad("difficulty.default", "is empty".into()));
+        }
+        if !self.difficulty.levels.is_empty()
+            && !self.difficulty.levels.contains_key(&self.difficulty.default)
+            && !self.difficulty.levels.values().any(|v| v == &self.difficulty.default)
+        {
+            return Err(bad(
+                "difficulty.default",
+                format!("`{}` is not one of the levels", self.difficulty.default),
+            ));
+        }
+        for (i, frame) in self.frames.iter().enumerate() {
+            if frame_index(frame).is_none() {
+                check_selector(frame).map_err(|m| bad(&format!("frames[{i}]"), m))?;
+            }
+        }
+        check_selector(&self.board.cells).map_err(|m| bad("board.cells", m))?;
+        match (self.board.order, &self.board.id_template) {
+            (Order::Id, None) => {
+                return Err(bad("board.id_template", "is required with `order = \"id\"`".into()));
+            }
+            (Order::Id, Some(t)) => {
+                for name in placeholders(t).map_err(|m| bad("board.id_template", m))? {
+                    if !ID_PLACEHOLDERS.contains(&name.as_str()) {
+                        return Err(bad(
+                            "board.id_template",
+                            format!(
+                                "unknown placeholder `{{{name}}}` (known: {})",
+                                ID_PLACEHOLDERS.join(", ")
+                            ),
+                        ));
+                    }
+                }
+                let ids: std::collections::HashSet<String> =
+                    (0..SIDE * SIDE).map(|i| self.cell_id(i).unwrap_or_default()).collect();
+                if ids.len() != SIDE * SIDE {
+                    return Err(bad(
+                        "board.id_template",
+                        format!("`{t}` does not give 81 different ids"),
+                    ));
+                }
+            }
+            (Order::Document, Some(_)) => {
+                return Err(bad("board.id_template", "is only used with `order = \"id\"`".into()));
+            }
+            (Order::Document, None) => {}
+        }
+        match &self.board.given {
+            Given::Attribute(a) | Given::Class(a) if a.trim().is_empty() => {
+                return Err(bad("board.given", "names an empty attribute or class".into()));
+            }
+            Given::Filled(false) => {
+                return Err(bad("board.given", "`filled = false` marks nothing".into()));
+            }
+            _ => {}
+        }
+        if self.board.min_givens > SIDE * SIDE {
+            return Err(bad("board.min_givens", "is above 81".into()));
+        }
+        if let Some(s) = &self.completion.submit {
+            check_selector(s).map_err(|m| bad("completion.submit", m))?;
+        }
+        let success = &self.completion.success;
+        let kinds = usize::from(success.selector.is_some())
+            + usize::from(success.title)
+            + usize::from(success.alert);
+        if kinds != 1 {
+            return Err(bad(
+                "completion.success",
+                "set exactly one of `selector`, `title = true` or `alert = true`".into(),
+            ));
+        }
+        if let Some(s) = &success.selector {
+            check_selector(s).map_err(|m| bad("completion.success.selector", m))?;
+        }
+        if !success.alert && success.text.is_empty() {
+            return Err(bad("completion.success.text", "is empty".into()));
+        }
+        for (i, s) in self.consent.dismiss.iter().enumerate() {
+            check_selector(s).map_err(|m| bad(&format!("consent.dismiss[{i}]"), m))?;
+        }
+        Ok(())
+    }
+
+    /// The id of the cell at a reading-order index (with `order = "id"`).
+    pub fn cell_id(&self, index: usize) -> Option<String> {
+        let template = self.board.id_template.as_deref()?;
+        let (row, col) = (index / SIDE, index % SIDE);
+        let values = [index, index + 1, row, col, row + 1, col + 1];
+        let lookup = |name: &str| {
+            ID_PLACEHOLDERS.iter().position(|p| *p == name).map(|i| values[i].to_string())
+        };
+        fill_template(template, lookup).ok()
+    }
+
+    /// The value put into `{difficulty}` for a level name or raw value (`None`: the default).
+    pub fn difficulty_value(&self, asked: Option<&str>) -> Result<String, SiteError> {
+        let asked = asked.unwrap_or(&self.difficulty.default);
+        let levels = &self.difficulty.levels;
+        if levels.is_empty() {
+            return Ok(asked.to_string());
+        }
+        if let Some(v) = levels.get(asked) {
+            return Ok(v.clone());
+        }
+        if levels.values().any(|v| v == asked) {
+            return Ok(asked.to_string());
+        }
+        let known = levels.iter().map(|(k, v)| format!("{k} ({v})")).collect::<Vec<_>>().join(", ");
+        Err(SiteError::BadDifficulty { site: self.name.clone(), asked: asked.to_string(), known })
+    }
+
+    /// The play URL for a difficulty value; `origin` replaces `{origin}` for served sites.
+    pub fn url_for(&self, difficulty: &str, origin: Option<&str>) -> String {
+        let lookup = |name: &str| match name {
+            "difficulty" => Some(difficulty.to_string()),
+            "origin" => origin.map(str::to_string),
+            _ => self.params.get(name).cloned(),
+        };
+        // Validation checked every placeholder, so this only fails for `{origin}` without one.
+        fill_template(&self.url, lookup).unwrap_or_else(|_| self.url.clone())
+    }
+
+    /// The reading-order ids of all cells, or `None` for document order.
+    pub fn cell_ids(&self) -> Option<Vec<String>> {
+        match self.board.order {
+            Order::Document => None,
+            Order::Id => (0..SIDE * SIDE).map(|i| self.cell_id(i)).collect(),
+        }
+    }
+}
+
+/// `#3` -> frame index 3.
+pub fn frame_index(frame: &str) -> Option<u16> {
+    frame.strip_prefix('#').and_then(|n| n.parse().ok())
+}
+
+fn check_selector(selector: &str) -> Result<(), String> {
+    scraper::Selector::parse(selector)
+        .map(|_| ())
+        .map_err(|e| format!("`{selector}` is not a valid CSS selector: {e}"))
+}
+
+fn one_line(e: &toml::de::Error) -> String {
+    e.to_string().split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The placeholder names in a template, in order. `{{` and `}}` are not supported (ids and URLs
+/// do not need braces).
+fn placeholders(template: &str) -> Result<Vec<String>, String> {
+    let mut names = Vec::new();
+    fill_template(template, |name| {
+        names.push(name.to_string());
+        Some(String::new())
+    })?;
+    Ok(names)
+}
+
+/// Replaces every `{name}` with `lookup(name)`.
+fn fill_template(
+    template: &str,
+    lookup: impl FnMut(&str) -> Option<String>,
+) -> Result<String, String> {
+    let mut lookup = lookup;
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find(['{', '}']) {
+        if rest.as_bytes()[open] == b'}' {
+            return Err(format!("`}}` without `{{` in `{template}`"));
+        }
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let close = after.find('}').ok_or_else(|| format!("unclosed `{{` in `{template}`"))?;
+        let name = &after[..close];
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(format!("bad placeholder `{{{name}}}` in `{template}`"));
+        }
+        let value = lookup(name).ok_or_else(|| format!("unknown placeholder `{{{name}}}`"))?;
+        out.push_str(&value);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// All sites: the embedded ones, then `*.toml` files from `dir`, which replace embedded sites of
+/// the same name and add new ones. Every file is validated; the first error stops loading.
+pub fn load_all(dir: Option<&Path>) -> Result<Vec<LoadedSite>, SiteError> {
+    let mut sites: Vec<LoadedSite> = Vec::new();
+    let mut add =
+        |loaded: LoadedSite| match sites.iter_mut().find(|s| s.site.name == loaded.site.name) {
+            Some(slot) => *slot = loaded,
+            None => sites.push(loaded),
+        };
+    for (file, text) in EMBEDDED {
+        add(LoadedSite { site: Site::parse(file, text)?, origin: format!("embedded:{file}") });
+    }
+    for path in dir_files(dir)? {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|source| SiteError::Dir { dir: path.clone(), source })?;
+        let file = path.display().to_string();
+        add(LoadedSite { site: Site::parse(&file, &text)?, origin: file });
+    }
+    Ok(sites)
+}
+
+/// One checked file: where it came from, and the site name or the error.
+pub type Checked = (String, Result<String, SiteError>);
+
+/// Validates every site file and returns one result per file (for `sudobot sites check`).
+pub fn check_all(dir: Option<&Path>) -> Result<Vec<Checked>, SiteError> {
+    let mut out = Vec::new();
+    for (file, text) in EMBEDDED {
+        out.push((format!("embedded:{file}"), Site::parse(file, text).map(|s| s.name)));
+    }
+    for path in dir_files(dir)? {
+        let file = path.display().to_string();
+        let result = match std::fs::read_to_string(&path) {
+            Ok(text) => Site::parse(&file, &text).map(|s| s.name),
+            Err(source) => Err(SiteError::Dir { dir: path.clone(), source }),
+        };
+        out.push((file, result));
+    }
+    Ok(out)
+}
+
+fn dir_files(dir: Option<&Path>) -> Result<Vec<PathBuf>, SiteError> {
+    let Some(dir) = dir else {
+        return Ok(Vec::new());
+    };
+    let entries = std::fs::read_dir(dir)
+        .map_err(|source| SiteError::Dir { dir: dir.to_path_buf(), source })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Finds a site by name among `load_all(dir)`.
+pub fn find(name: &str, dir: Option<&Path>) -> Result<LoadedSite, SiteError> {
+    let sites = load_all(dir)?;
+    let known = sites.iter().map(|s| s.site.name.as_str()).collect::<Vec<_>>().join(", ");
+    sites
+        .into_iter()
+        .find(|s| s.site.name == name)
+        .ok_or_else(|| SiteError::Unknown { name: name.to_string(), known })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_sites_are_valid() {
+        let sites = load_all(None).unwrap();
+        let names: Vec<_> = sites.iter().map(|s| s.site.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["demo", "sudoku.name", "sudokupuzzle.org", "websudoku.com", "sudokuonline.eu"]
+        );
+    }
+
+    #[test]
+    fn websudoku_ids_are_column_first() {
+        let site = find("websudoku.com", None).unwrap().site;
+        // r1c2 (index 1) is column 1, row 0.
+        assert_eq!(site.cell_id(1).as_deref(), Some("f10"));
+        assert_eq!(site.cell_id(9).as_deref(), Some("f01"));
+    }
+
+    #[test]
+    fn errors_name_file_and_key() {
+        let text = include_str!("../../sites/sudoku.name.toml").replace("c{index1}", "c{cell}");
+        let err = Site::parse("x.toml", &text).unwrap_err().to_string();
+        assert!(
+            err.starts_with("x.toml: `board.id_template`: unknown placeholder `{cell}`"),
+            "{err}"
+        );
+        let text = include_str!("../../sites/sudoku.name.toml").replace("input.i3", "input..i3");
+        let err = Site::parse("x.toml", &text).unwrap_err().to_string();
+        assert!(err.starts_with("x.toml: `board.cells`:"), "{err}");
+        let err = Site::parse("x.toml", "description = 1").unwrap_err().to_string();
+        assert!(err.starts_with("x.toml: "), "{err}");
+    }
+
+    #[test]
+    fn unknown_difficulty_lists_levels() {
+        let site = find("websudoku.com", None).unwrap().site;
+        assert_eq!(site.difficulty_value(Some("evil")).unwrap(), "4");
+        assert_eq!(site.difficulty_value(Some("2")).unwrap(), "2");
+        let err = site.difficulty_value(Some("9")).unwrap_err().to_string();
+        assert!(err.contains("easy (1)"), "{err}");
+    }
+}

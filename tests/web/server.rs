@@ -1,0 +1,139 @@
+//! A static HTTP server for the replica pages, started inside the test process on 127.0.0.1:0.
+//! Besides files it takes `POST /verdict/<page>`: the replicas' own scripts report what they
+//! concluded there, so tests judge the bot by the page, not by the bot's output.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// The running server (its thread lives until the test process ends).
+pub struct FixtureServer {
+    port: u16,
+    verdicts: Arc<Mutex<Vec<(String, String)>>>,
+    requests: Arc<(Mutex<Vec<String>>, Condvar)>,
+}
+
+impl FixtureServer {
+    /// Serves `tests/fixtures/web/`.
+    pub fn start() -> FixtureServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        let port = listener.local_addr().expect("local addr").port();
+        let verdicts = Arc::new(Mutex::new(Vec::new()));
+        let shared = Arc::clone(&verdicts);
+        let requests = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
+        let seen = Arc::clone(&requests);
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/web");
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (root, shared, seen) = (root.clone(), Arc::clone(&shared), Arc::clone(&seen));
+                std::thread::spawn(move || {
+                    let _ = handle(stream, &root, &shared, &seen);
+                });
+            }
+        });
+        FixtureServer { port, verdicts, requests }
+    }
+
+    /// The URL of a fixture file.
+    pub fn url(&self, file: &str) -> String {
+        format!("http://127.0.0.1:{}/{file}", self.port)
+    }
+
+    /// Waits (bounded) until a file was requested; returns whether it was.
+    pub fn wait_for_request(&self, file: &str, bound: Duration) -> bool {
+        let (list, changed) = &*self.requests;
+        let guard = list.lock().unwrap();
+        let (guard, _) = changed
+            .wait_timeout_while(guard, bound, |seen| !seen.iter().any(|p| p == file))
+            .unwrap();
+        guard.iter().any(|p| p == file)
+    }
+
+    /// Forgets the reports so far.
+    #[allow(dead_code)] // only the ignored benchmark uses it
+    pub fn clear_verdicts(&self) {
+        self.verdicts.lock().unwrap().clear();
+    }
+
+    /// What a page reported, in order.
+    pub fn verdicts(&self, page: &str) -> Vec<String> {
+        self.verdicts
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(p, _)| p == page)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+}
+
+fn handle(
+    mut stream: TcpStream,
+    root: &std::path::Path,
+    verdicts: &Mutex<Vec<(String, String)>>,
+    seen: &(Mutex<Vec<String>>, Condvar),
+) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        let n = stream.read(&mut chunk)?;
+        if n == 0 {
+            return Ok(());
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break p + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+    let mut words = head.split_whitespace();
+    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or("/"));
+    let path = target.split('?').next().unwrap_or("/").trim_start_matches('/');
+    seen.0.lock().unwrap().push(path.to_string());
+    seen.1.notify_all();
+    if method == "POST" {
+        let length: usize = head
+            .lines()
+            .find_map(|l| {
+                l.split_once(':').filter(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+            })
+            .and_then(|(_, v)| v.trim().parse().ok())
+            .unwrap_or(0);
+        let mut body = buf[head_end..].to_vec();
+        while body.len() < length {
+            let n = stream.read(&mut chunk)?;
+            if n == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..n]);
+        }
+        if let Some(page) = path.strip_prefix("verdict/") {
+            verdicts
+                .lock()
+                .unwrap()
+                .push((page.to_string(), String::from_utf8_lossy(&body).to_string()));
+        }
+        return reply(&mut stream, "204 No Content", "text/plain", b"");
+    }
+    let file = root.join(path);
+    match (path.contains(".."), std::fs::read(&file)) {
+        (false, Ok(bytes)) => {
+            let kind =
+                if path.ends_with(".js") { "text/javascript" } else { "text/html; charset=utf-8" };
+            reply(&mut stream, "200 OK", kind, &bytes)
+        }
+        _ => reply(&mut stream, "404 Not Found", "text/plain", b"not found"),
+    }
+}
+
+fn reply(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)
+}
