@@ -11,8 +11,8 @@ use super::DesktopError;
 use super::backend::{Desktop, MouseButton, Rect};
 use super::keys::Key;
 
-/// Input and clipboard only.
-pub struct PortableDesktop {
+/// Keyboard, mouse and clipboard through enigo and arboard: the part every backend shares.
+pub(crate) struct Input {
     enigo: Enigo,
     clipboard: arboard::Clipboard,
     start: Instant,
@@ -22,47 +22,48 @@ fn input_error(e: impl std::fmt::Display) -> DesktopError {
     DesktopError::Input(e.to_string())
 }
 
-impl PortableDesktop {
+impl Input {
     /// Opens the input and clipboard connections.
-    pub fn new() -> Result<PortableDesktop, DesktopError> {
-        Ok(PortableDesktop {
+    pub(crate) fn new() -> Result<Input, DesktopError> {
+        Ok(Input {
             enigo: Enigo::new(&Settings::default()).map_err(input_error)?,
             clipboard: arboard::Clipboard::new()
                 .map_err(|e| DesktopError::Clipboard(e.to_string()))?,
             start: Instant::now(),
         })
     }
-}
 
-/// Sends one key through enigo (shared with the X11 backend).
-pub(crate) fn send_key(enigo: &mut Enigo, key: Key) -> Result<(), DesktopError> {
-    let simple = match key {
-        Key::Up => enigo::Key::UpArrow,
-        Key::Down => enigo::Key::DownArrow,
-        Key::Left => enigo::Key::LeftArrow,
-        Key::Right => enigo::Key::RightArrow,
-        Key::Return => enigo::Key::Return,
-        Key::Escape => enigo::Key::Escape,
-        Key::Backspace => enigo::Key::Backspace,
-        Key::Char(c) => enigo::Key::Unicode(c),
-        Key::Alt(c) | Key::Ctrl(c) => {
-            let modifier =
-                if matches!(key, Key::Alt(_)) { enigo::Key::Alt } else { enigo::Key::Control };
-            enigo.key(modifier, Direction::Press).map_err(input_error)?;
-            let result = enigo.key(enigo::Key::Unicode(c), Direction::Click).map_err(input_error);
-            enigo.key(modifier, Direction::Release).map_err(input_error)?;
-            return result;
-        }
-    };
-    enigo.key(simple, Direction::Click).map_err(input_error)
-}
-
-impl Desktop for PortableDesktop {
-    fn key(&mut self, key: Key) -> Result<(), DesktopError> {
-        send_key(&mut self.enigo, key)
+    /// Presses and releases one key, with its modifier if it has one.
+    pub(crate) fn key(&mut self, key: Key) -> Result<(), DesktopError> {
+        let enigo = &mut self.enigo;
+        let simple = match key {
+            Key::Up => enigo::Key::UpArrow,
+            Key::Down => enigo::Key::DownArrow,
+            Key::Left => enigo::Key::LeftArrow,
+            Key::Right => enigo::Key::RightArrow,
+            Key::Return => enigo::Key::Return,
+            Key::Escape => enigo::Key::Escape,
+            Key::Backspace => enigo::Key::Backspace,
+            Key::Char(c) => enigo::Key::Unicode(c),
+            Key::Alt(c) | Key::Ctrl(c) => {
+                let modifier =
+                    if matches!(key, Key::Alt(_)) { enigo::Key::Alt } else { enigo::Key::Control };
+                enigo.key(modifier, Direction::Press).map_err(input_error)?;
+                let result =
+                    enigo.key(enigo::Key::Unicode(c), Direction::Click).map_err(input_error);
+                enigo.key(modifier, Direction::Release).map_err(input_error)?;
+                return result;
+            }
+        };
+        enigo.key(simple, Direction::Click).map_err(input_error)
     }
 
-    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
+    pub(crate) fn click(
+        &mut self,
+        button: MouseButton,
+        x: i32,
+        y: i32,
+    ) -> Result<(), DesktopError> {
         self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_error)?;
         let button = match button {
             MouseButton::Left => Button::Left,
@@ -71,15 +72,15 @@ impl Desktop for PortableDesktop {
         self.enigo.button(button, Direction::Click).map_err(input_error)
     }
 
-    fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {
+    pub(crate) fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {
         self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_error)
     }
 
-    fn pointer(&mut self) -> Result<(i32, i32), DesktopError> {
+    pub(crate) fn pointer(&mut self) -> Result<(i32, i32), DesktopError> {
         self.enigo.location().map_err(input_error)
     }
 
-    fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError> {
+    pub(crate) fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError> {
         match self.clipboard.get_text() {
             Ok(text) => Ok(Some(text)),
             Err(arboard::Error::ContentNotAvailable) => Ok(None),
@@ -87,8 +88,63 @@ impl Desktop for PortableDesktop {
         }
     }
 
-    fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
+    pub(crate) fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
         self.clipboard.set_text(text).map_err(|e| DesktopError::Clipboard(e.to_string()))
+    }
+
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Waits between actions: only for the user's pacing (`--step-delay`, `--key-delay`), the
+    /// menu delay where menus cannot be observed, and poll intervals of bounded waits.
+    pub(crate) fn pause(&mut self, duration: Duration) {
+        std::thread::sleep(duration);
+    }
+
+    /// Releases the modifiers, so an abort never leaves Alt or Ctrl held.
+    pub(crate) fn release_all(&mut self) {
+        for key in [enigo::Key::Alt, enigo::Key::Control, enigo::Key::Shift] {
+            let _ = self.enigo.key(key, Direction::Release);
+        }
+    }
+}
+
+/// Input and clipboard only.
+pub struct PortableDesktop {
+    input: Input,
+}
+
+impl PortableDesktop {
+    /// Opens the input and clipboard connections.
+    pub fn new() -> Result<PortableDesktop, DesktopError> {
+        Ok(PortableDesktop { input: Input::new()? })
+    }
+}
+
+impl Desktop for PortableDesktop {
+    fn key(&mut self, key: Key) -> Result<(), DesktopError> {
+        self.input.key(key)
+    }
+
+    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
+        self.input.click(button, x, y)
+    }
+
+    fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {
+        self.input.move_pointer(x, y)
+    }
+
+    fn pointer(&mut self) -> Result<(i32, i32), DesktopError> {
+        self.input.pointer()
+    }
+
+    fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError> {
+        self.input.clipboard_text()
+    }
+
+    fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
+        self.input.set_clipboard_text(text)
     }
 
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {
@@ -112,16 +168,14 @@ impl Desktop for PortableDesktop {
     }
 
     fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.input.elapsed()
     }
 
     fn pause(&mut self, duration: Duration) {
-        std::thread::sleep(duration);
+        self.input.pause(duration)
     }
 
     fn release_all(&mut self) {
-        for key in [enigo::Key::Alt, enigo::Key::Control, enigo::Key::Shift] {
-            let _ = self.enigo.key(key, Direction::Release);
-        }
+        self.input.release_all()
     }
 }

@@ -6,9 +6,8 @@
 //! raised; with a window manager `_NET_ACTIVE_WINDOW` is requested as well.
 
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{
     AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, InputFocus,
@@ -18,6 +17,7 @@ use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
 use super::backend::{Desktop, MouseButton, Rect};
+use super::portable::Input;
 use super::{DesktopError, keys::Key};
 
 /// The real desktop on an X11 display.
@@ -25,9 +25,7 @@ pub struct X11Desktop {
     conn: RustConnection,
     root: Window,
     game: Window,
-    enigo: Enigo,
-    clipboard: arboard::Clipboard,
-    start: Instant,
+    input: Input,
     /// Override-redirect windows showing before any menu was opened (panels, tooltips...).
     baseline_popups: HashSet<Window>,
     net_wm_name: u32,
@@ -39,10 +37,6 @@ pub struct X11Desktop {
 
 fn display_error(e: impl std::fmt::Display) -> DesktopError {
     DesktopError::Display(e.to_string())
-}
-
-fn input_error(e: impl std::fmt::Display) -> DesktopError {
-    DesktopError::Input(e.to_string())
 }
 
 impl X11Desktop {
@@ -73,16 +67,12 @@ impl X11Desktop {
         let net_active_window = atom("_NET_ACTIVE_WINDOW")?;
         let wm_protocols = atom("WM_PROTOCOLS")?;
         let wm_delete_window = atom("WM_DELETE_WINDOW")?;
-        let enigo = Enigo::new(&Settings::default()).map_err(input_error)?;
-        let clipboard =
-            arboard::Clipboard::new().map_err(|e| DesktopError::Clipboard(e.to_string()))?;
+        let input = Input::new()?;
         let mut desktop = X11Desktop {
             conn,
             root,
             game: root,
-            enigo,
-            clipboard,
-            start: Instant::now(),
+            input,
             baseline_popups: HashSet::new(),
             net_wm_name,
             utf8_string,
@@ -196,36 +186,27 @@ impl X11Desktop {
 
 impl Desktop for X11Desktop {
     fn key(&mut self, key: Key) -> Result<(), DesktopError> {
-        super::portable::send_key(&mut self.enigo, key)
+        self.input.key(key)
     }
 
     fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
-        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_error)?;
-        let button = match button {
-            MouseButton::Left => Button::Left,
-            MouseButton::Right => Button::Right,
-        };
-        self.enigo.button(button, Direction::Click).map_err(input_error)
+        self.input.click(button, x, y)
     }
 
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {
-        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_error)
+        self.input.move_pointer(x, y)
     }
 
     fn pointer(&mut self) -> Result<(i32, i32), DesktopError> {
-        self.enigo.location().map_err(input_error)
+        self.input.pointer()
     }
 
     fn clipboard_text(&mut self) -> Result<Option<String>, DesktopError> {
-        match self.clipboard.get_text() {
-            Ok(text) => Ok(Some(text)),
-            Err(arboard::Error::ContentNotAvailable) => Ok(None),
-            Err(e) => Err(DesktopError::Clipboard(e.to_string())),
-        }
+        self.input.clipboard_text()
     }
 
     fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
-        self.clipboard.set_text(text).map_err(|e| DesktopError::Clipboard(e.to_string()))
+        self.input.set_clipboard_text(text)
     }
 
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {
@@ -286,16 +267,14 @@ impl Desktop for X11Desktop {
     }
 
     fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.input.elapsed()
     }
 
     fn pause(&mut self, duration: Duration) {
-        std::thread::sleep(duration);
+        self.input.pause(duration)
     }
 
     fn release_all(&mut self) {
-        for key in [enigo::Key::Alt, enigo::Key::Control, enigo::Key::Shift] {
-            let _ = self.enigo.key(key, Direction::Release);
-        }
+        self.input.release_all()
     }
 }
