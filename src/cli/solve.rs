@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-const AFTER_HELP: &str = "\
+macro_rules! examples {
+    () => {
+        "\
 Examples:
   sudobot solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
   sudobot solve --file puzzles.txt > solutions.txt      # batch on all cores, one line each
@@ -13,20 +15,20 @@ Examples:
   sudobot solve --check PUZZLE && echo unique           # exit 0 only for a unique solution
   sudobot solve '3x3:a8a3d7c9b3_6_5a1c7g1b5a8a5a2a1a4a7b6g6c7a1_9_2b8c7d4a9a'   # Solo game ID
   xclip -o -selection clipboard | sudobot solve -       # Solo's Game > Copy text
-  sudobot solve --box 2x3 PUZZLE                        # 6x6 with boxes 2 wide, 3 tall
+  sudobot solve --box 2x3 PUZZLE                        # 6x6 with boxes 2 wide, 3 tall"
+    };
+}
 
-Run `sudobot solve --help` for formats, output and exit codes.";
+const AFTER_HELP: &str = concat!(
+    examples!(),
+    "
 
-const AFTER_LONG_HELP: &str = "\
-Examples:
-  sudobot solve 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
-  sudobot solve --file puzzles.txt > solutions.txt      # batch on all cores, one line each
-  sudobot solve --file puzzles.txt --stats -o line      # with puzzles per second and the slowest
-  sudobot solve --count=100 PUZZLE                      # how many solutions (up to 100)
-  sudobot solve --check PUZZLE && echo unique           # exit 0 only for a unique solution
-  sudobot solve '3x3:a8a3d7c9b3_6_5a1c7g1b5a8a5a2a1a4a7b6g6c7a1_9_2b8c7d4a9a'   # Solo game ID
-  xclip -o -selection clipboard | sudobot solve -       # Solo's Game > Copy text
-  sudobot solve --box 2x3 PUZZLE                        # 6x6 with boxes 2 wide, 3 tall
+Run `sudobot solve --help` for formats, output and exit codes."
+);
+
+const AFTER_LONG_HELP: &str = concat!(
+    examples!(),
+    "
   sudobot solve -x PUZZLE                               # X sudoku: the diagonals count too
 
 Input formats (detected; --format forces one):
@@ -72,7 +74,8 @@ Exit codes:
      (line and column named), two equal givens in a house (both cells and the house named)
   3  no solution
   4  several solutions
-  A batch exits with its worst outcome, in the order 2, 3, 4, 0.";
+  A batch exits with its worst outcome, in the order 2, 3, 4, 0."
+);
 
 /// Arguments of `sudobot solve`.
 #[derive(Debug, Args)]
