@@ -15,6 +15,7 @@ pub mod line;
 pub mod pretty;
 pub mod solo_id;
 pub mod solo_text;
+mod union_find;
 
 use std::fmt;
 

@@ -19,6 +19,7 @@
 
 use std::sync::Arc;
 
+use super::union_find::UnionFind;
 use super::{ParseError, ParseErrorKind};
 use crate::grid::{Geometry, Grid, Regions};
 
@@ -311,7 +312,7 @@ fn decode_walls(
 ) -> Result<(Vec<usize>, usize), ParseError> {
     let edges = 2 * side * (side - 1);
     let total = edges + 1;
-    let mut parent: Vec<usize> = (0..side * side).collect();
+    let mut regions = UnionFind::new(side * side);
     let mut pos = 0;
     let mut i = 0;
     while i < walls.len() && walls[i] != ',' {
@@ -333,7 +334,7 @@ fn decode_walls(
         }
         for e in pos..pos + run {
             if let Some((a, b)) = edge_cells(e, side) {
-                union(&mut parent, a, b);
+                regions.join(a, b);
             }
         }
         pos += run + usize::from(wall);
@@ -347,7 +348,7 @@ fn decode_walls(
             ),
         ));
     }
-    let labels = (0..side * side).map(|c| find(&mut parent, c)).collect();
+    let labels = regions.labels();
     Ok((labels, i))
 }
 
@@ -364,21 +365,6 @@ fn edge_cells(e: usize, side: usize) -> Option<(usize, usize)> {
         Some((y * side + x, (y + 1) * side + x))
     } else {
         None
-    }
-}
-
-fn find(parent: &mut [usize], mut a: usize) -> usize {
-    while parent[a] != a {
-        parent[a] = parent[parent[a]];
-        a = parent[a];
-    }
-    a
-}
-
-fn union(parent: &mut [usize], a: usize, b: usize) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        parent[ra.max(rb)] = ra.min(rb);
     }
 }
 

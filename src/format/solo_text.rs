@@ -21,6 +21,7 @@
 
 use std::sync::Arc;
 
+use super::union_find::UnionFind;
 use super::{ParseError, ParseErrorKind};
 use crate::grid::symbol::{self, Style};
 use crate::grid::{Geometry, Grid, MAX_SIDE, Regions};
@@ -134,11 +135,11 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
     }
 
     // Walls to regions.
-    let mut parent: Vec<usize> = (0..side * side).collect();
+    let mut regions = UnionFind::new(side * side);
     for (y, row) in rows.iter().enumerate() {
         for x in 0..side.saturating_sub(1) {
             if !row.wall_after[x] {
-                union(&mut parent, y * side + x, y * side + x + 1);
+                regions.join(y * side + x, y * side + x + 1);
             }
         }
         if y + 1 < side {
@@ -148,12 +149,12 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
                     .as_ref()
                     .is_some_and(|(_, chars)| chars.get(mark.column) == Some(&'-'));
                 if !wall {
-                    union(&mut parent, y * side + x, (y + 1) * side + x);
+                    regions.join(y * side + x, (y + 1) * side + x);
                 }
             }
         }
     }
-    let labels: Vec<usize> = (0..side * side).map(|i| find(&mut parent, i)).collect();
+    let labels = regions.labels();
     let jigsaw_layout =
         side > 1 && rows.iter().all(|r| r.cells.iter().enumerate().all(|(x, m)| m.column == 4 * x));
     let region_error = |e: crate::grid::GridError| ParseError::at(first.line, 1, e.into());
@@ -217,21 +218,6 @@ fn digit_row(line: usize, chars: &[char]) -> Result<DigitRow, ParseError> {
     }
     wall_after.push(false);
     Ok(DigitRow { line, cells, wall_after, below: None })
-}
-
-fn find(parent: &mut [usize], mut a: usize) -> usize {
-    while parent[a] != a {
-        parent[a] = parent[parent[a]];
-        a = parent[a];
-    }
-    a
-}
-
-fn union(parent: &mut [usize], a: usize, b: usize) {
-    let (ra, rb) = (find(parent, a), find(parent, b));
-    if ra != rb {
-        parent[ra.max(rb)] = ra.min(rb);
-    }
 }
 
 /// Writes the grid as Solo's Copy would, with LF line ends (also after the last line).
