@@ -66,7 +66,7 @@ fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
              mode instead: start `sudobot desktop`, focus the game and press F2"
         );
     }
-    let mut screen = connect(&args.window)?;
+    let mut screen = connect(&args.window, opts.timeout)?;
     match desktop::run_auto(&mut *screen, opts) {
         Ok(report) => {
             print_outcome(&report, args.stats);
@@ -79,12 +79,12 @@ fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
 /// The desktop backend: X11 (finds and focuses the window by title) where available, else
 /// input and clipboard only (the user focuses the game).
 #[cfg(all(unix, not(target_os = "macos")))]
-fn connect(title: &str) -> anyhow::Result<Box<dyn Desktop>> {
-    Ok(Box::new(desktop::x11::X11Desktop::connect(title)?))
+fn connect(title: &str, wait: std::time::Duration) -> anyhow::Result<Box<dyn Desktop>> {
+    Ok(Box::new(desktop::x11::X11Desktop::connect(title, wait)?))
 }
 
 #[cfg(not(all(unix, not(target_os = "macos"))))]
-fn connect(_title: &str) -> anyhow::Result<Box<dyn Desktop>> {
+fn connect(_title: &str, _wait: std::time::Duration) -> anyhow::Result<Box<dyn Desktop>> {
     Ok(Box::new(desktop::portable::PortableDesktop::new()?))
 }
 
@@ -161,7 +161,7 @@ mod interactive {
             (None, true) => Source::Clipboard,
             (None, false) => Source::Game,
         };
-        let mut screen = connect(&args.window)?;
+        let mut screen = connect(&args.window, opts.timeout)?;
         let (tx, rx) = mpsc::channel();
         {
             let (abort, own) = (Arc::clone(&abort), Arc::clone(&own_escapes));

@@ -40,8 +40,9 @@ fn display_error(e: impl std::fmt::Display) -> DesktopError {
 }
 
 impl X11Desktop {
-    /// Connects to `$DISPLAY`, finds the viewable window titled `title` and focuses it.
-    pub fn connect(title: &str) -> Result<X11Desktop, DesktopError> {
+    /// Connects to `$DISPLAY`, finds the viewable window titled `title` and focuses it. A game
+    /// that is still starting gets up to `wait` to show its window.
+    pub fn connect(title: &str, wait: Duration) -> Result<X11Desktop, DesktopError> {
         let (conn, screen) = x11rb::connect(None).map_err(|e| {
             let display = std::env::var("DISPLAY").unwrap_or_default();
             display_error(format!(
@@ -80,9 +81,16 @@ impl X11Desktop {
             wm_protocols,
             wm_delete_window,
         };
-        desktop.game = desktop
-            .find_window(title)?
-            .ok_or_else(|| DesktopError::WindowNotFound { title: title.to_string() })?;
+        let deadline = desktop.input.elapsed() + wait;
+        desktop.game = loop {
+            if let Some(window) = desktop.find_window(title)? {
+                break window;
+            }
+            if desktop.input.elapsed() >= deadline {
+                return Err(DesktopError::WindowNotFound { title: title.to_string() });
+            }
+            desktop.input.pause(Duration::from_millis(50));
+        };
         desktop.baseline_popups = desktop.popups()?;
         desktop.focus_game()?;
         Ok(desktop)

@@ -330,3 +330,19 @@ fn ctrl_c_stops_between_moves_with_exit_130() {
     let copied = solo_text::parse(&screen.copy_board(&game)).expect("copy");
     assert!(!copied.is_full(), "stopped before the end");
 }
+
+#[test]
+fn waits_for_a_game_still_starting_and_names_a_missing_window() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    // No game at all: a bounded wait, then a clear message and exit 1.
+    let out = screen.sudobot(&["desktop", "--auto", "--timeout", "300"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no window titled \"Solo\""), "{stderr}");
+    // The bot started before the game: it waits for the window, then solves.
+    let mut bot = screen.spawn_sudobot(&["desktop", "--auto", "--timeout", "15000"]);
+    let game = screen.launch(game_id("2x3"), &[]);
+    assert_eq!(bot.wait_exit(Duration::from_secs(60)), Some(0), "{}", bot.output());
+    assert_solved("2x3", &screen.copy_board(&game));
+}
