@@ -1,6 +1,10 @@
 //! A static HTTP server for the replica pages, started inside the test process on 127.0.0.1:0.
 //! Besides files it takes `POST /verdict/<page>`: the replicas' own scripts report what they
 //! concluded there, so tests judge the bot by the page, not by the bot's output.
+//!
+//! The sudoku.name replica renders its board on the server, as the real site does, so each test
+//! scenario is a page of its own: `sudoku_name*.html` are rendered from one template and the
+//! [`SUDOKU_NAME_PAGES`] table (puzzle, missing cell, keys dropped, key reporting).
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -69,6 +73,109 @@ impl FixtureServer {
     }
 }
 
+/// One sudoku.name scenario.
+struct SudokuNamePage {
+    /// The page name, also its verdict key.
+    name: &'static str,
+    /// Givens in reading order, `.` for blank.
+    puzzle: &'static str,
+    /// A cell (1-based) whose input is left out, for the "selector finds 80 cells" test.
+    missing: Option<usize>,
+    /// Cells whose first keystroke the page drops.
+    drop: &'static [&'static str],
+    /// Whether the page reports every key it sees (to prove nothing was typed).
+    report_keys: bool,
+}
+
+/// A puzzle with 30 givens and 51 blanks (the latency notes' fixture).
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+const SUDOKU_NAME_PAGES: &[SudokuNamePage] = &[
+    SudokuNamePage {
+        name: "sudoku_name",
+        puzzle: PUZZLE,
+        missing: None,
+        drop: &[],
+        report_keys: false,
+    },
+    SudokuNamePage {
+        name: "sudoku_name_drop",
+        puzzle: PUZZLE,
+        missing: None,
+        drop: &["c3", "c38", "c79"],
+        report_keys: false,
+    },
+    SudokuNamePage {
+        name: "sudoku_name_80",
+        puzzle: PUZZLE,
+        missing: Some(81),
+        drop: &[],
+        report_keys: false,
+    },
+    // Two 5s in row 1 (r1c1 and r1c3).
+    SudokuNamePage {
+        name: "sudoku_name_invalid",
+        puzzle: "535.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        missing: None,
+        drop: &[],
+        report_keys: true,
+    },
+    // The top band emptied: several solutions.
+    SudokuNamePage {
+        name: "sudoku_name_multiple",
+        puzzle: "...........................8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        missing: None,
+        drop: &[],
+        report_keys: true,
+    },
+];
+
+/// Renders a sudoku.name scenario page from the template, or `None` for other paths.
+fn sudoku_name_page(root: &std::path::Path, path: &str) -> Option<Vec<u8>> {
+    let page = SUDOKU_NAME_PAGES.iter().find(|p| path == format!("{}.html", p.name))?;
+    let template = std::fs::read_to_string(root.join("sudoku_name.template.html")).ok()?;
+    let mut rows = Vec::new();
+    for row in page.puzzle.as_bytes().chunks(9).enumerate().map(|(r, cells)| {
+        let tds: String = cells
+            .iter()
+            .enumerate()
+            .map(|(c, &v)| {
+                let n = r * 9 + c + 1;
+                if page.missing == Some(n) {
+                    return format!("<td id=\"cell{n}\"></td>");
+                }
+                let given = if v == b'.' {
+                    String::new()
+                } else {
+                    format!(" readonly=\"true\" value=\"{}\"", v as char)
+                };
+                format!(
+                    "<td id=\"cell{n}\"><input style=\"color: #000;\" class=\"i3\" id=\"c{n}\" \
+                     maxlength=\"1\"{given}><textarea id=\"cpad{n}\" class=\"pad\" \
+                     style=\"display:none\"></textarea></td>"
+                )
+            })
+            .collect();
+        format!("  <tr>{tds}</tr>")
+    }) {
+        rows.push(row);
+    }
+    let drop: Vec<String> = page.drop.iter().map(|id| format!("'{id}'")).collect();
+    let replica = format!(
+        "{{page: '{}', drop: [{}], reportKeys: {}}}",
+        page.name,
+        drop.join(", "),
+        page.report_keys
+    );
+    Some(
+        template
+            .replace("{{ROWS}}", &rows.join("\n"))
+            .replace("{{REPLICA}}", &replica)
+            .into_bytes(),
+    )
+}
+
 fn handle(
     mut stream: TcpStream,
     root: &std::path::Path,
@@ -118,6 +225,9 @@ fn handle(
         }
         return reply(&mut stream, "204 No Content", "text/plain", b"");
     }
+    if let Some(page) = sudoku_name_page(root, path) {
+        return reply(&mut stream, "200 OK", "text/html; charset=utf-8", &page);
+    }
     let file = root.join(path);
     match (path.contains(".."), std::fs::read(&file)) {
         (false, Ok(bytes)) => {
@@ -136,4 +246,23 @@ fn reply(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) -> std::
     );
     stream.write_all(head.as_bytes())?;
     stream.write_all(body)
+}
+
+#[test]
+fn sudoku_name_pages_render_from_the_template() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/web");
+    for page in SUDOKU_NAME_PAGES {
+        let html = sudoku_name_page(&root, &format!("{}.html", page.name)).expect("a page");
+        let html = String::from_utf8(html).expect("UTF-8");
+        let cells = if page.missing.is_some() { 80 } else { 81 };
+        assert_eq!(html.matches("class=\"i3\"").count(), cells, "{}", page.name);
+        let givens = page
+            .puzzle
+            .bytes()
+            .enumerate()
+            .filter(|&(i, b)| b != b'.' && page.missing != Some(i + 1))
+            .count();
+        assert_eq!(html.matches("readonly=\"true\"").count(), givens, "{}", page.name);
+        assert!(html.contains(&format!("{{page: '{}',", page.name)), "{}", page.name);
+    }
 }
