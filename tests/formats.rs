@@ -11,6 +11,8 @@ use sudobot::format::{self, Format, ReadOptions, line, pretty};
 use sudobot::grid::{Geometry, Grid};
 use sudobot::solve::{self, Verdict};
 
+use crate::support::connected;
+
 /// Box shapes (width, height) covering sides 4 to 36, including both orientations of the
 /// non-square ones.
 const SHAPES: &[(usize, usize)] = &[
@@ -70,39 +72,6 @@ fn jigsaw_geometry() -> impl Strategy<Value = Arc<Geometry>> {
             Arc::new(Geometry::jigsaw(side, &labels).expect("sizes kept"))
         },
     )
-}
-
-/// Whether the cells labelled `label` form one orthogonally connected piece.
-fn connected(labels: &[usize], side: usize, label: usize) -> bool {
-    let cells: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == label).collect();
-    let mut seen = vec![false; labels.len()];
-    let mut stack = vec![cells[0]];
-    seen[cells[0]] = true;
-    let mut count = 0;
-    while let Some(i) = stack.pop() {
-        count += 1;
-        let (r, c) = (i / side, i % side);
-        let mut next = Vec::new();
-        if r > 0 {
-            next.push(i - side);
-        }
-        if r + 1 < side {
-            next.push(i + side);
-        }
-        if c > 0 {
-            next.push(i - 1);
-        }
-        if c + 1 < side {
-            next.push(i + 1);
-        }
-        for j in next {
-            if labels[j] == label && !seen[j] {
-                seen[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    count == cells.len()
 }
 
 /// Any values on a random jigsaw.

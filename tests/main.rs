@@ -10,6 +10,8 @@ mod desktop;
 mod formats;
 // Solo game IDs and Copy text: property round trips.
 mod solo_formats;
+// Helpers shared by several modules.
+mod support;
 // The solvers: benchmark sets, the two engines against each other, brute-force counts.
 mod solver;
 // `sudobot web` / `sudobot sites` against replica pages in headless chromium.

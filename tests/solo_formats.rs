@@ -7,6 +7,8 @@ use proptest::prelude::*;
 use sudobot::format::{solo_id, solo_text};
 use sudobot::grid::{Geometry, Grid};
 
+use crate::support::connected;
+
 /// A small deterministic generator, so one proptest seed value drives a whole jigsaw.
 struct Rng(u64);
 
@@ -22,41 +24,6 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-}
-
-fn connected(labels: &[usize], side: usize, region: usize) -> bool {
-    let cells: Vec<usize> = (0..labels.len()).filter(|&i| labels[i] == region).collect();
-    let Some(&start) = cells.first() else {
-        return true;
-    };
-    let mut seen = vec![false; labels.len()];
-    let mut stack = vec![start];
-    seen[start] = true;
-    let mut count = 0;
-    while let Some(i) = stack.pop() {
-        count += 1;
-        let (r, c) = (i / side, i % side);
-        let mut near = Vec::new();
-        if r > 0 {
-            near.push(i - side);
-        }
-        if r + 1 < side {
-            near.push(i + side);
-        }
-        if c > 0 {
-            near.push(i - 1);
-        }
-        if c + 1 < side {
-            near.push(i + 1);
-        }
-        for j in near {
-            if !seen[j] && labels[j] == region {
-                seen[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    count == cells.len()
 }
 
 /// A connected jigsaw partition (Solo's formats describe regions by walls, so regions must be
