@@ -85,10 +85,22 @@ pub fn read_game_id<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
 ) -> Result<String, DesktopError> {
+    with_retries(desktop, opts, "the game ID", |d| try_read_game_id(d, opts))
+}
+
+/// Runs a menu-driven read up to three times. A timeout anywhere in an attempt (a menu that did
+/// not open, a clipboard that did not change) is retried after escaping out; other errors end
+/// the read at once.
+fn with_retries<D: Desktop + ?Sized, T>(
+    desktop: &mut D,
+    opts: &Options,
+    what: &str,
+    mut attempt: impl FnMut(&mut D) -> Result<T, DesktopError>,
+) -> Result<T, DesktopError> {
     let mut last = None;
     for _attempt in 0..3 {
-        match try_read_game_id(desktop, opts) {
-            Ok(id) => return Ok(id),
+        match attempt(desktop) {
+            Ok(value) => return Ok(value),
             Err(e @ DesktopError::Timeout { .. }) => {
                 recover(desktop, opts)?;
                 last = Some(e);
@@ -96,7 +108,7 @@ pub fn read_game_id<D: Desktop + ?Sized>(
             Err(e) => return Err(e),
         }
     }
-    Err(last.unwrap_or(DesktopError::Timeout { what: "the game ID".into(), waited_ms: 0 }))
+    Err(last.unwrap_or(DesktopError::Timeout { what: what.into(), waited_ms: 0 }))
 }
 
 fn try_read_game_id<D: Desktop + ?Sized>(
@@ -151,30 +163,14 @@ pub fn copy_board_text<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
 ) -> Result<String, DesktopError> {
-    let mut last = None;
-    for _attempt in 0..3 {
+    with_retries(desktop, opts, "Game > Copy", |desktop| {
         let mark = sentinel(desktop.elapsed());
         desktop.set_clipboard_text(&mark)?;
-        // A timeout anywhere in the attempt (menu, clipboard) is retried after escaping out.
-        let attempt = pick(desktop, opts, MenuItem::Copy).and_then(|()| {
-            wait_for(
-                desktop,
-                "the board on the clipboard after Game > Copy",
-                opts.timeout,
-                POLL,
-                |d| Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty())),
-            )
-        });
-        match attempt {
-            Ok(text) => return Ok(text),
-            Err(e @ DesktopError::Timeout { .. }) => {
-                recover(desktop, opts)?;
-                last = Some(e);
-            }
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last.unwrap_or(DesktopError::Timeout { what: "Game > Copy".into(), waited_ms: 0 }))
+        pick(desktop, opts, MenuItem::Copy)?;
+        wait_for(desktop, "the board on the clipboard after Game > Copy", opts.timeout, POLL, |d| {
+            Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty()))
+        })
+    })
 }
 
 /// Reads the board (values only) on the geometry of `id`, checking the copy matches it.
