@@ -9,7 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Format, ParseError, ParseErrorKind, Position, line, pretty, solo_id, solo_text};
+use super::{
+    Format, ParseError, ParseErrorKind, Position, cages, line, pretty, solo_id, solo_text,
+};
 use crate::grid::{Geometry, Grid};
 
 /// Whether a line is skipped between puzzles: blank, or a `#` comment.
@@ -47,6 +49,8 @@ fn is_cell_row(line: &str) -> bool {
 /// whose parser then names the first character that does not fit.
 ///
 /// - a first line starting with a border (`+`, `|`, `┌`, ...) is a drawn grid (pretty);
+/// - a first line that is a cage (`23: r1c1 r1c2`) or a cage-text setting (`box: 2x3`), or a
+///   second line that is a cage, is cage text;
 /// - a first puzzle line like `3x3:...` or `9j:...` is a Solo game ID;
 /// - lines with `|` walls, `-`/`+` rules or space-separated single-character cells are Solo grid
 ///   text;
@@ -58,6 +62,12 @@ pub fn detect(text: &str) -> Format {
     };
     if pretty::looks_like_drawing(first) {
         return Format::Pretty;
+    }
+    if cages::is_cage_line(first)
+        || cages::is_setting_line(first)
+        || lines.next().is_some_and(cages::is_cage_line)
+    {
+        return Format::Cages;
     }
     if looks_like_solo_id(first) {
         return Format::SoloId;
@@ -87,6 +97,7 @@ pub fn parse(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
             Some((number, block)) => pretty::parse(&block).map_err(|e| e.on_line(number)),
             None => Err(ParseError::whole(ParseErrorKind::Empty)),
         },
+        Format::Cages => cages::parse(text),
     }
 }
 
@@ -105,7 +116,8 @@ pub struct ReadOptions {
     /// The format, or `None` to detect it.
     pub format: Option<Format>,
     /// The geometry of one-line puzzles, instead of the usual box shape for their length (a
-    /// different box shape, say). Only for [`Format::Line`].
+    /// different box shape, say). Only for [`Format::Line`] and [`Format::Cages`] (there for
+    /// puzzles without a `box:` or `regions:` setting).
     pub geometry: Option<Arc<Geometry>>,
     /// Add both diagonals as houses (X sudoku) to every puzzle read.
     pub diagonals: bool,
@@ -158,7 +170,9 @@ pub enum InputError {
         column: usize,
     },
     /// A geometry was given for a format that carries its own.
-    #[error("a box shape applies to one-line puzzles only, but the input is {format}")]
+    #[error(
+        "a box shape applies to one-line puzzles and cage text only, but the input is {format}"
+    )]
     GeometryForFormat {
         /// The format of the input.
         format: Format,
@@ -201,7 +215,8 @@ fn display_path(path: &Path) -> String {
 
 /// Splits an input into puzzles: one-line puzzles and Solo game IDs one a line (blank and `#`
 /// lines skipped, LF or CRLF; when the format is detected, each line is detected on its own, so
-/// the two may be mixed), Solo grid text as one puzzle. A puzzle that cannot be read is
+/// the two may be mixed), Solo grid text as one puzzle, drawn grids separated by blank lines,
+/// cage text each from its grid line. A puzzle that cannot be read is
 /// an [`Entry`] with an error carrying the input's line number; only an input with no puzzle at
 /// all, or options that do not fit its format, fail as a whole.
 pub fn read_puzzles(
@@ -213,7 +228,7 @@ pub fn read_puzzles(
         return Err(InputError::Empty { source_name: source_name.to_string() });
     }
     let format = options.format.unwrap_or_else(|| detect(text));
-    if options.geometry.is_some() && format != Format::Line {
+    if options.geometry.is_some() && !matches!(format, Format::Line | Format::Cages) {
         return Err(InputError::GeometryForFormat { format });
     }
     let mut entries: Vec<Entry> = match format {
@@ -221,6 +236,10 @@ pub fn read_puzzles(
             let (line, _) = first_puzzle_line(text);
             vec![Entry { line, puzzle: solo_text::parse(text) }]
         }
+        Format::Cages => cages::parse_all(text, options.geometry.as_ref())
+            .into_iter()
+            .map(|(line, puzzle)| Entry { line, puzzle })
+            .collect(),
         Format::Pretty => drawn_blocks(text)
             .into_iter()
             .map(|(line, block)| Entry {
