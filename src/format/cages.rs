@@ -388,3 +388,94 @@ pub fn write(grid: &Grid) -> String {
     }
     lines.join("\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::solo_id;
+
+    const FOUR: &str = "\
+# a 4x4 Killer
+................
+8: r1c1 r1c2 r1c3
+3: r1c4 r2c4
+6: r2c1 r3c1
+5: r2c2 r3c2
+5: r2c3 r3c3
+9: r3c4 r4c3 r4c4
+4: r4c1, r4c2
+";
+
+    #[test]
+    fn reads_the_same_cages_as_the_solo_id() {
+        let grid = parse(FOUR).expect("valid");
+        assert_eq!(grid, solo_id::parse("2x2k:p,b______aaa_a_aaa,8b3_6_5_5d9_4c").expect("id"));
+        assert_eq!(parse(&write(&grid)).expect("round trip"), grid);
+        assert_eq!(
+            write(&grid),
+            FOUR.trim_end().replacen("# a 4x4 Killer\n", "", 1).replace(',', "")
+        );
+    }
+
+    #[test]
+    fn the_grid_line_may_be_left_out_and_settings_round_trip() {
+        let without: String =
+            FOUR.lines().filter(|l| !l.starts_with('.')).collect::<Vec<_>>().join("\n");
+        assert_eq!(parse(&without).expect("valid"), parse(FOUR).expect("valid"));
+        let jigsaw = format!("regions: 1122112233443344\ndiagonals: yes\n{}", FOUR);
+        let grid = parse(&jigsaw).expect("valid");
+        assert!(grid.geometry().has_diagonals());
+        assert_eq!(grid.geometry().regions(), &Regions::Jigsaw);
+        assert_eq!(parse(&write(&grid)).expect("round trip"), grid);
+        let rows: Vec<String> =
+            (1..=6).map(|r| format!("21: r{r}c1 r{r}c2 r{r}c3 r{r}c4 r{r}c5 r{r}c6")).collect();
+        let tall = format!("box: 2x3\n{}\n{}", ".".repeat(36), rows.join("\n"));
+        let grid = parse(&tall).expect("valid");
+        assert_eq!(grid.geometry().box_shape(), Some((2, 3)));
+        assert!(write(&grid).starts_with("box: 2x3\n"));
+    }
+
+    #[test]
+    fn several_puzzles_start_at_their_grid_lines() {
+        let two = format!("{FOUR}\n{FOUR}");
+        let all = parse_all(&two, None);
+        assert_eq!(all.iter().map(|(line, _)| *line).collect::<Vec<_>>(), vec![2, 12]);
+        assert!(all.iter().all(|(_, p)| p.is_ok()));
+    }
+
+    fn error(text: &str) -> String {
+        parse(text).expect_err("bad input").to_string()
+    }
+
+    #[test]
+    fn bad_cages_are_named_with_their_line() {
+        let twice = FOUR.replace("4: r4c1, r4c2", "4: r4c1 r4c1");
+        assert_eq!(error(&twice), "line 9: cage 7 (sum 4 at r4c1) lists r4c1 twice");
+        let missing = FOUR.replace("4: r4c1, r4c2", "3: r4c1");
+        assert_eq!(
+            error(&missing),
+            "line 2: r4c2 is in no cage (1 cell in none); every cell belongs to exactly one cage"
+        );
+        let both = FOUR.replace("4: r4c1, r4c2", "4: r4c1 r3c1");
+        assert_eq!(
+            error(&both),
+            "line 9: r3c1 is in cage 3 and in cage 7; every cell belongs to exactly one cage"
+        );
+        let outside = FOUR.replace("r4c2", "r4c5");
+        assert_eq!(error(&outside), "line 9, column 10: r4c5 is outside the 4x4 grid");
+        let typo = FOUR.replace("r4c2", "r4x2");
+        assert_eq!(
+            error(&typo),
+            "line 9, column 10: 'r4x2' is not a cell; write cells as r1c1 (row 1, column 1)"
+        );
+        let big = FOUR.replace("9: r3c4", "19: r3c4");
+        assert_eq!(
+            error(&big),
+            "line 8: cage 6 (sum 19 at r3c4) cannot be made: 3 different values of 1 to 4 add up to 6 to 9"
+        );
+        assert!(error("box: 5\n................\n10: r1c1").contains("not a box shape"));
+        assert!(error("colour: red\n................").contains("'colour' is not a setting"));
+        assert!(error("................").contains("no cages"));
+        assert!(error("3: r1c1 r1c2\n7: r1c3").contains("no square grid"));
+    }
+}

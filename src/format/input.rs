@@ -79,7 +79,24 @@ pub fn detect(text: &str) -> Format {
 }
 
 /// Reads one puzzle in the given format, or in the detected one when `format` is `None`.
+/// Killer givens that break their cage are an error here (as givens repeated in a house are
+/// for the solver).
 pub fn parse(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
+    let (line, _) = first_puzzle_line(text);
+    parse_any(text, format).and_then(|g| cages_kept(g, line))
+}
+
+/// A Killer grid whose givens keep every cage, or the error naming the cage.
+fn cages_kept(grid: Grid, line: usize) -> Result<Grid, ParseError> {
+    match grid.cage_conflict() {
+        None => Ok(grid),
+        Some(c) => {
+            Err(ParseError::at(line, 0, ParseErrorKind::Syntax(format!("invalid givens: {c}"))))
+        }
+    }
+}
+
+fn parse_any(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
     if text.lines().all(is_skipped) {
         return Err(ParseError::whole(ParseErrorKind::Empty));
     }
@@ -268,6 +285,13 @@ pub fn read_puzzles(
             })
             .collect(),
     };
+    for entry in &mut entries {
+        if let Ok(grid) = &entry.puzzle
+            && grid.geometry().is_killer()
+        {
+            entry.puzzle = cages_kept(grid.clone(), entry.line);
+        }
+    }
     if options.diagonals {
         for entry in &mut entries {
             if let Ok(grid) = &entry.puzzle {

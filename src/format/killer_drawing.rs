@@ -317,3 +317,55 @@ pub(super) fn parse(lines: &[(usize, Vec<char>)]) -> Result<Grid, ParseError> {
     let geometry = geometry.with_cages(list).map_err(|e| ParseError::whole(e.into()))?;
     Ok(Grid::new(Arc::new(geometry), cells)?)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::format::pretty::{self, Charset, Options};
+    use crate::format::solo_id;
+
+    const ID: &str = "2x2k:p,b______aaa_a_aaa,8b3_6_5_5d9_4c";
+
+    #[test]
+    fn cages_sums_and_regions_are_drawn() {
+        let grid = solo_id::parse(ID).expect("valid");
+        let expected = "\
+┏8━━━━━━┳━━━┯3━━┓
+┃ .   . ┇ . │ . ┃
+┠6──┬5──╂5──┤   ┃
+┃ . │ . ┃ . │ . ┃
+┣┅┅┅┿┅┅┅╋┅┅┅┿9━━┫
+┃ . │ . ┃ . │ . ┃
+┠4──┴───╂───┘   ┃
+┃ .   . ┃ .   . ┃
+┗━━━━━━━┻━━━━━━━┛";
+        assert_eq!(pretty::write(&grid), expected);
+        let ascii =
+            pretty::write_with(&grid, &Options { charset: Charset::Ascii, ..Default::default() });
+        assert_eq!(ascii.lines().nth(1), Some("| .   . ! . : . |"));
+        assert_eq!(ascii.lines().nth(4), Some("+~~~+~~~+~~~+9==+"));
+    }
+
+    #[test]
+    fn drawings_read_back_to_the_same_grid() {
+        let puzzle = solo_id::parse(ID).expect("valid");
+        let solution = crate::solve::solve(&puzzle).unique().cloned().expect("unique");
+        for charset in [Charset::Unicode, Charset::Ascii] {
+            let options = Options { charset, colour_filled_from: Some(&puzzle) };
+            let text = pretty::write_with(&solution, &options);
+            assert_eq!(pretty::parse(&text).expect("reads back"), solution, "{text}");
+            let plain = pretty::write_with(&puzzle, &Options { charset, ..Default::default() });
+            assert_eq!(pretty::parse(&plain).expect("reads back"), puzzle, "{plain}");
+        }
+    }
+
+    #[test]
+    fn a_broken_drawing_names_the_place() {
+        let grid = solo_id::parse(ID).expect("valid");
+        let text = pretty::write(&grid);
+        let no_sum = text.replacen("┠4──", "┠───", 1);
+        let e = pretty::parse(&no_sum).expect_err("no sum");
+        assert_eq!(e.to_string(), "line 7, column 2: the cage at r4c1 has no sum");
+        let short: Vec<&str> = text.lines().take(8).collect();
+        assert!(pretty::parse(&short.join("\n")).is_err());
+    }
+}

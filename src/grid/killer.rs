@@ -703,7 +703,137 @@ pub fn all_see_each_other(geometry: &Geometry, cells: &[usize]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
+    use crate::grid::{Cell, Grid, Regions};
+
+    /// The 4x4 Killer of Solo's `2x2k:p,b______aaa_a_aaa,8b3_6_5_5d9_4c`.
+    fn four() -> Vec<Cage> {
+        vec![
+            Cage::new(8, [0, 1, 2]),
+            Cage::new(3, [7, 3]),
+            Cage::new(6, [4, 8]),
+            Cage::new(5, [5, 9]),
+            Cage::new(5, [6, 10]),
+            Cage::new(9, [11, 14, 15]),
+            Cage::new(4, [12, 13]),
+        ]
+    }
+
+    fn boxed() -> Geometry {
+        Geometry::boxed(2, 2).expect("2x2 boxes")
+    }
+
+    fn error(cages: Vec<Cage>) -> String {
+        boxed().with_cages(cages).expect_err("invalid").to_string()
+    }
+
+    #[test]
+    fn cages_are_validated_and_named() {
+        let mut c = four();
+        c[1].cells.push(7);
+        assert_eq!(error(c), "cage 2 (sum 3 at r1c4) lists r2c4 twice");
+        let mut c = four();
+        c[6].cells.push(16);
+        assert_eq!(error(c), "cage 7 (sum 4) names r5c1, outside the 4x4 grid");
+        let mut c = four();
+        c[6].sum = 8;
+        assert_eq!(
+            error(c),
+            "cage 7 (sum 8 at r4c1) cannot be made: 2 different values of 1 to 4 add up to 3 to 7"
+        );
+        let mut c = four();
+        c[6] = Cage::new(7, [12, 13, 14]);
+        assert_eq!(
+            error(c),
+            "r4c3 is in cage 6 and in cage 7; every cell belongs to exactly one cage"
+        );
+        let mut c = four();
+        c.pop();
+        assert_eq!(
+            error(c),
+            "r4c1 is in no cage (2 cells in none); every cell belongs to exactly one cage"
+        );
+        let mut c = four();
+        c[0].cells.clear();
+        assert_eq!(error(c), "cage 1 (sum 8) has no cells");
+        let mut c = four();
+        c.truncate(1);
+        c[0] = Cage::new(10, [0, 1, 2, 3, 4]);
+        assert_eq!(
+            error(c),
+            "cage 1 (sum 10 at r1c1) has 5 cells, but a 4x4 grid has only 4 different values"
+        );
+        let big = Geometry::for_side(16).expect("16").with_cages(vec![]);
+        assert_eq!(big, Err(GridError::KillerSide { side: 16 }));
+    }
+
+    #[test]
+    fn cages_come_in_reading_order_and_stay_with_the_diagonals() {
+        let mut given = four();
+        given.reverse();
+        let g = boxed().with_cages(given).expect("valid").with_diagonals();
+        assert!(g.is_killer() && g.has_diagonals() && !g.is_classic());
+        let firsts: Vec<usize> = g.cages().iter().map(|c| c.cells[0]).collect();
+        assert_eq!(firsts, vec![0, 3, 4, 5, 6, 11, 12]);
+        assert_eq!(g.cages()[1].cells, vec![3, 7]);
+        assert_eq!(g.cage_of(15), Some(5));
+        assert_eq!(g.clone().without_cages().cage_of(15), None);
+        assert!(Geometry::for_side(9).unwrap().with_cages(vec![Cage::new(405, 0..81)]).is_err());
+    }
+
+    #[test]
+    fn cage_conflicts_and_solutions() {
+        let g = Arc::new(boxed().with_cages(four()).expect("valid"));
+        let solution =
+            Grid::new(g.clone(), vec![1, 4, 3, 2, 2, 3, 4, 1, 4, 2, 1, 3, 3, 1, 2, 4]).unwrap();
+        let puzzle = Grid::empty(g.clone());
+        assert!(solution.is_solution_of(&puzzle));
+        assert_eq!(solution.cage_conflict(), None);
+        // Rows, columns and boxes fine, cage sums not: the same grid with two rows swapped.
+        let swapped =
+            Grid::new(g.clone(), vec![2, 3, 4, 1, 1, 4, 3, 2, 4, 2, 1, 3, 3, 1, 2, 4]).unwrap();
+        assert!(swapped.conflict().is_none());
+        assert!(!swapped.is_solution_of(&puzzle));
+        assert_eq!(
+            swapped.cage_conflict().map(|c| c.to_string()),
+            Some("the values of cage 1 (sum 8 at r1c1) add up to 9".into())
+        );
+        let mut repeat = Grid::empty(g.clone());
+        repeat.set(0, Some(2)).unwrap();
+        repeat.set(2, Some(2)).unwrap();
+        assert_eq!(
+            repeat.cage_conflict().map(|c| c.to_string()),
+            Some("r1c1 and r1c3 both hold 2 in cage 1 (sum 8 at r1c1)".into())
+        );
+        let mut over = Grid::empty(g);
+        over.set(3, Some(3)).unwrap();
+        assert_eq!(
+            over.cage_conflict().map(|c| c.to_string()),
+            Some("the values in cage 2 (sum 3 at r1c4) add up to 3, too much with 1 cell still empty".into())
+        );
+        let plain = Grid::empty(Arc::new(boxed()));
+        assert_eq!(plain.cage_conflict(), None);
+        assert_eq!(boxed().regions(), &Regions::Boxes { width: 2, height: 2 });
+    }
+
+    #[test]
+    fn the_45_rule_on_the_first_row() {
+        let g = boxed().with_cages(four()).expect("valid");
+        let regions = derived_regions(&g, 4);
+        let find = |cells: &[usize]| regions.iter().find(|r| r.cells == cells);
+        // Row 1: the cage at r1c1 (8) lies inside, the one at r1c4 sticks out by r2c4.
+        let innie = find(&[3]).expect("r1c4 alone");
+        assert_eq!((innie.sum, &innie.origin), (2, &Origin::Innies(vec![HouseKind::Row(0)])));
+        let outie = find(&[7]).expect("r2c4 alone");
+        assert_eq!((outie.sum, &outie.origin), (1, &Origin::Outies(vec![HouseKind::Row(0)])));
+        assert!(regions.iter().all(|r| !r.cells.is_empty() && r.cells.len() <= 4));
+        assert!(all_see_each_other(&g, &[0, 1, 2]) && !all_see_each_other(&g, &[0, 15]));
+        // A cell that Cell names as r1c4.
+        assert_eq!(Cell::from_index(3, 4).to_string(), "r1c4");
+        assert!(derived_regions(&boxed(), 4).is_empty());
+    }
 
     #[test]
     fn sum_ranges() {
