@@ -202,7 +202,7 @@ fn syntax(line: usize, column: usize, message: impl Into<String>) -> ParseError 
 /// 1-based numbers.
 pub(super) fn parse(lines: &[(usize, Vec<char>)]) -> Result<Grid, ParseError> {
     let side = lines.len() / 2;
-    if lines.len() % 2 == 0 || side == 0 {
+    if lines.len().is_multiple_of(2) || side == 0 {
         return Err(ParseError::at(
             lines.last().map_or(1, |l| l.0),
             0,

@@ -487,8 +487,8 @@ impl Spans {
             let m = lines(f);
             let (lo, hi) = (m.trailing_zeros() as usize, 15 - m.leading_zeros() as usize);
             low.push(lo);
-            for y in lo + 1..=hi {
-                crossing[y].push(k as u16);
+            for list in &mut crossing[lo + 1..=hi] {
+                list.push(k as u16);
             }
             by_span[lo * side + hi] += cages[k].sum;
         }
@@ -540,9 +540,9 @@ pub(crate) fn derive(geometry: &Geometry, max_cells: usize) -> Vec<Derived> {
             touching[b] |= 1 << a;
         }
     }
-    for a in 0..side {
+    for (a, &neighbours) in touching.iter().enumerate() {
         for b in a + 1..side {
-            if touching[a] & (1 << b) != 0 {
+            if neighbours & (1 << b) != 0 {
                 unions.push(Union::Regions(1 << a | 1 << b));
             }
         }
@@ -647,10 +647,11 @@ pub(crate) fn derive(geometry: &Geometry, max_cells: usize) -> Vec<Derived> {
         let Derived { cells, sum, .. } = found[k];
         let Some(c) = cells.first().and_then(|i| geometry.cage_of(i)) else { continue };
         let cage = feet[c].set;
-        if cells != cage && cells.minus(cage).is_empty() {
-            if let Some(left) = cages[c].sum.checked_sub(sum) {
-                push(cage.minus(cells), left, Source::Rest(c), &mut found);
-            }
+        if cells != cage
+            && cells.minus(cage).is_empty()
+            && let Some(left) = cages[c].sum.checked_sub(sum)
+        {
+            push(cage.minus(cells), left, Source::Rest(c), &mut found);
         }
     }
     // Without repeats, and without cages found again; the first of equal ones is kept. An
