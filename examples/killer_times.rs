@@ -8,8 +8,7 @@
 //!
 //! Each puzzle is timed once per round, in file order, so every solve builds its own tables
 //! (one puzzle's cages are another's geometry); a puzzle's time is its fastest round, which
-//! keeps other processes on a busy machine out of the figures. The mean is also given as
-//! thread CPU time over the whole last round.
+//! keeps other processes on a busy machine out of the figures (use a few rounds there).
 
 use std::time::{Duration, Instant};
 
@@ -29,8 +28,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("usage: killer_times [--rounds=N] FILE...".into());
     }
     println!(
-        "{:<28} {:>5} {:>9} {:>9} {:>9} {:>9} {:>8} {:>5}",
-        "file", "count", "median", "p90", "worst", "cpu mean", "guesses", "multi"
+        "{:<16} {:>5} {:>9} {:>9} {:>9} {:>9} {:>8} {:>5}",
+        "file", "count", "median", "mean", "p90", "worst", "guesses", "multi"
     );
     for path in files {
         let text = format::read_file(path.as_ref())?;
@@ -40,11 +39,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             grids.push(entry.puzzle.map_err(|e| format!("{path}: {e}"))?);
         }
         let mut best = vec![Duration::MAX; grids.len()];
-        let (mut guesses, mut multi, mut cpu) = (0u64, 0usize, None);
+        let (mut guesses, mut multi) = (0u64, 0usize);
         for _ in 0..rounds {
             guesses = 0;
             multi = 0;
-            let cpu_start = thread_cpu_seconds();
             for (k, p) in grids.iter().enumerate() {
                 let start = Instant::now();
                 let c = count_solutions(p, 2).map_err(|c| format!("invalid givens: {c}"))?;
@@ -55,33 +53,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     return Err(format!("{path}: puzzle {} not solved", k + 1).into());
                 }
             }
-            cpu = thread_cpu_seconds().zip(cpu_start).map(|(b, a)| b - a);
         }
         best.sort_unstable();
         let at = |q: f64| best[((best.len() - 1) as f64 * q).round() as usize];
         let us = |d: Duration| format!("{:.1} µs", d.as_secs_f64() * 1e6);
-        let mean = cpu.map_or("-".into(), |s| format!("{:.1} µs", s * 1e6 / grids.len() as f64));
+        let mean = best.iter().sum::<Duration>() / grids.len() as u32;
         let name = std::path::Path::new(&path)
             .file_name()
             .map_or(path.clone(), |n| n.to_string_lossy().into_owned());
         println!(
-            "{:<28} {:>5} {:>9} {:>9} {:>9} {:>9} {:>8.1} {:>5}",
+            "{:<16} {:>5} {:>9} {:>9} {:>9} {:>9} {:>8.1} {:>5}",
             name,
             grids.len(),
             us(at(0.5)),
+            us(mean),
             us(at(0.9)),
             us(at(1.0)),
-            mean,
             guesses as f64 / grids.len() as f64,
             multi
         );
     }
     Ok(())
-}
-
-/// This thread's CPU time in seconds, from Linux's `/proc/thread-self/schedstat`.
-fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
 }

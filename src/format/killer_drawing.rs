@@ -18,7 +18,7 @@ use std::sync::Arc;
 use super::pretty::{Charset, Options};
 use super::union_find::UnionFind;
 use super::{ParseError, ParseErrorKind};
-use crate::grid::symbol::{self, Style};
+use crate::grid::symbol;
 use crate::grid::{Cage, Geometry, Grid, MAX_KILLER_SIDE};
 
 /// What lies between two neighbouring cells.
@@ -162,22 +162,7 @@ pub(super) fn write(grid: &Grid, options: &Options) -> String {
         for c in 0..side {
             row.push(vertical(i, c).vertical(charset));
             row.push(' ');
-            let index = i * side + c;
-            let value = grid.cells()[index];
-            let symbol = match value {
-                0 => '.',
-                v => symbol::to_char(v, side, Style::Line).unwrap_or('?'),
-            };
-            let filled = options
-                .colour_filled_from
-                .is_some_and(|p| value != 0 && p.cells().get(index) == Some(&0));
-            if filled {
-                row.push_str("\x1b[32m");
-                row.push(symbol);
-                row.push_str("\x1b[0m");
-            } else {
-                row.push(symbol);
-            }
+            super::pretty::push_cell(&mut row, grid, i * side + c, options);
             row.push(' ');
         }
         row.push(vertical(i, side).vertical(charset));

@@ -133,29 +133,31 @@ pub fn write_with(grid: &Grid, options: &Options) -> String {
             match col {
                 Column::Wall(j) => line.push(if vertical(j, i) { chars.vertical } else { ' ' }),
                 Column::Pad(_) => line.push(' '),
-                Column::Cell(c) => {
-                    let index = i * side + c;
-                    let value = grid.cells()[index];
-                    let symbol = match value {
-                        0 => '.',
-                        v => symbol::to_char(v, side, Style::Line).unwrap_or('?'),
-                    };
-                    let filled = options
-                        .colour_filled_from
-                        .is_some_and(|p| value != 0 && p.cells().get(index) == Some(&0));
-                    if filled {
-                        line.push_str("\x1b[32m");
-                        line.push(symbol);
-                        line.push_str("\x1b[0m");
-                    } else {
-                        line.push(symbol);
-                    }
-                }
+                Column::Cell(c) => push_cell(&mut line, grid, i * side + c, options),
             }
         }
         lines.push(line);
     }
     lines.join("\n")
+}
+
+/// Writes the symbol of one cell (`.` for blank), in green when [`Options`] say it was filled
+/// in.
+pub(super) fn push_cell(line: &mut String, grid: &Grid, index: usize, options: &Options) {
+    let value = grid.cells()[index];
+    let symbol = match value {
+        0 => '.',
+        v => symbol::to_char(v, grid.side(), Style::Line).unwrap_or('?'),
+    };
+    let filled =
+        options.colour_filled_from.is_some_and(|p| value != 0 && p.cells().get(index) == Some(&0));
+    if filled {
+        line.push_str("\x1b[32m");
+        line.push(symbol);
+        line.push_str("\x1b[0m");
+    } else {
+        line.push(symbol);
+    }
 }
 
 /// The wall characters of a charset.
