@@ -304,7 +304,7 @@ pub struct SumRegion {
 /// # Ok::<(), sudobot::format::ParseError>(())
 /// ```
 pub fn derived_regions(geometry: &Geometry, max_cells: usize) -> Vec<SumRegion> {
-    derive(geometry, max_cells)
+    derive(geometry, &Houses::new(geometry), max_cells)
         .into_iter()
         .map(|r| SumRegion {
             cells: r.cells.iter().collect(),
@@ -433,22 +433,63 @@ pub(crate) struct Derived {
     pub(crate) source: Source,
 }
 
-/// The cells each cell shares a house or a cage with, itself included.
-pub(crate) fn seen_by(geometry: &Geometry) -> Vec<CellSet> {
-    let mut seen = vec![CellSet::default(); geometry.cell_count()];
-    for house in geometry.houses() {
-        let set = CellSet::of(house.cells.iter().copied());
-        for &i in &house.cells {
-            seen[i] = seen[i].or(set);
+/// What the derivation needs of a shape's houses, without its cages: the same for every
+/// puzzle of one shape, so the solver keeps it from one puzzle to the next.
+pub(crate) struct Houses {
+    side: usize,
+    /// The unions of houses looked at.
+    unions: Vec<Union>,
+    /// Every house as a cell set, in [`Geometry::houses`] order.
+    sets: Vec<CellSet>,
+    /// The cells each cell shares a house with, itself included.
+    pub(crate) seen: Vec<CellSet>,
+}
+
+impl Houses {
+    pub(crate) fn new(geometry: &Geometry) -> Houses {
+        let side = geometry.side();
+        let mut unions: Vec<Union> = Vec::new();
+        for first in 0..side {
+            for last in first..side {
+                if last - first + 1 < side {
+                    let mask = (((1u32 << (last + 1)) - 1) & !((1u32 << first) - 1)) as u16;
+                    unions.extend([Union::Rows(mask), Union::Columns(mask)]);
+                }
+            }
         }
-    }
-    for cage in geometry.cages() {
-        let set = CellSet::of(cage.cells.iter().copied());
-        for &i in &cage.cells {
-            seen[i] = seen[i].or(set);
+        for a in 0..side {
+            unions.push(Union::Regions(1 << a));
         }
+        if geometry.has_diagonals() {
+            unions.extend([Union::Diagonal(0), Union::Diagonal(1)]);
+        }
+        let mut touching = vec![0u16; side];
+        for i in 0..side * side {
+            let (r, c, a) = (i / side, i % side, geometry.region_of(i));
+            let right = (c + 1 < side).then(|| i + 1);
+            for j in [right, (r + 1 < side).then(|| i + side)].into_iter().flatten() {
+                let b = geometry.region_of(j);
+                touching[a] |= 1 << b;
+                touching[b] |= 1 << a;
+            }
+        }
+        for (a, &neighbours) in touching.iter().enumerate() {
+            for b in a + 1..side {
+                if neighbours & (1 << b) != 0 {
+                    unions.push(Union::Regions(1 << a | 1 << b));
+                }
+            }
+        }
+        let sets: Vec<CellSet> =
+            geometry.houses().iter().map(|h| CellSet::of(h.cells.iter().copied())).collect();
+        let mut seen = vec![CellSet::default(); geometry.cell_count()];
+        for (house, &set) in geometry.houses().iter().zip(&sets) {
+            for &i in &house.cells {
+                seen[i] = seen[i].or(set);
+            }
+        }
+        Houses { side, unions, sets, seen }
     }
-    seen
 }
 
 /// Where a cage lies: the rows, columns and regions it touches (bitmasks) and its cells on
@@ -505,50 +546,16 @@ impl Spans {
     }
 }
 
-/// The derived regions of a Killer geometry (see [`derived_regions`]).
-pub(crate) fn derive(geometry: &Geometry, max_cells: usize) -> Vec<Derived> {
+/// The derived regions of a Killer geometry (see [`derived_regions`]); `houses` is
+/// [`Houses::new`] of a geometry with the same houses.
+pub(crate) fn derive(geometry: &Geometry, houses: &Houses, max_cells: usize) -> Vec<Derived> {
     let cages = geometry.cages();
     let side = geometry.side();
-    if cages.is_empty() || side > MAX_KILLER_SIDE {
+    if cages.is_empty() || side > MAX_KILLER_SIDE || houses.side != side {
         return Vec::new();
     }
     let house_total = (side * (side + 1) / 2) as u32;
-    let houses = geometry.houses();
-    let mut unions: Vec<Union> = Vec::new();
-    for first in 0..side {
-        for last in first..side {
-            if last - first + 1 < side {
-                let mask = (((1u32 << (last + 1)) - 1) & !((1u32 << first) - 1)) as u16;
-                unions.extend([Union::Rows(mask), Union::Columns(mask)]);
-            }
-        }
-    }
-    for a in 0..side {
-        unions.push(Union::Regions(1 << a));
-    }
-    if geometry.has_diagonals() {
-        unions.extend([Union::Diagonal(0), Union::Diagonal(1)]);
-    }
-    let mut touching = vec![0u16; side];
-    for i in 0..side * side {
-        let (r, c, a) = (i / side, i % side, geometry.region_of(i));
-        for j in
-            [(c + 1 < side).then(|| i + 1), (r + 1 < side).then(|| i + side)].into_iter().flatten()
-        {
-            let b = geometry.region_of(j);
-            touching[a] |= 1 << b;
-            touching[b] |= 1 << a;
-        }
-    }
-    for (a, &neighbours) in touching.iter().enumerate() {
-        for b in a + 1..side {
-            if neighbours & (1 << b) != 0 {
-                unions.push(Union::Regions(1 << a | 1 << b));
-            }
-        }
-    }
-    let house_sets: Vec<CellSet> =
-        houses.iter().map(|h| CellSet::of(h.cells.iter().copied())).collect();
+    let house_sets = &houses.sets;
     let feet: Vec<Footprint> = cages
         .iter()
         .map(|cage| {
@@ -570,8 +577,13 @@ pub(crate) fn derive(geometry: &Geometry, max_cells: usize) -> Vec<Derived> {
             f
         })
         .collect();
-    let seen = seen_by(geometry);
-    let mut found = Vec::with_capacity(3 * unions.len());
+    let mut seen = houses.seen.clone();
+    for f in &feet {
+        for i in f.set.iter() {
+            seen[i] = seen[i].or(f.set);
+        }
+    }
+    let mut found = Vec::with_capacity(3 * houses.unions.len());
     let push = |cells: CellSet, sum: u32, source: Source, found: &mut Vec<Derived>| {
         let size = cells.len();
         if size == 0 || size > max_cells {
@@ -587,7 +599,7 @@ pub(crate) fn derive(geometry: &Geometry, max_cells: usize) -> Vec<Derived> {
     };
     let spans =
         [Spans::new(&feet, cages, side, |f| f.rows), Spans::new(&feet, cages, side, |f| f.columns)];
-    for &union in &unions {
+    for &union in &houses.unions {
         let (inside, count) = match union {
             Union::Rows(m) => (sets_of(m, 0), m.count_ones()),
             Union::Columns(m) => (sets_of(m, side), m.count_ones()),

@@ -22,12 +22,14 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::Sink;
-use crate::grid::killer::{self, CellSet, Digits};
+use crate::grid::killer::{self, CellSet, Digits, Houses};
 use crate::grid::{Geometry, Grid};
 
-/// Derived regions with more cells than this are left out: their bounds rarely cut anything
-/// and each costs time at every node.
-const MAX_DERIVED_CELLS: usize = 9;
+/// Derived regions with more cells than this are left out: on Solo's Killer sets larger ones
+/// cost more time at every node than they save (instruction counts over the fixtures: limit 3
+/// or 4 about 20% below limit 9, with no more guesses); 4 keeps a little more for harder
+/// puzzles.
+const MAX_DERIVED_CELLS: usize = 4;
 
 /// A cage or derived region: cells adding up to `sum`.
 struct Region {
@@ -44,8 +46,8 @@ struct Base {
     side: usize,
     full: Digits,
     houses: Vec<Vec<u16>>,
-    /// The cells each cell shares a house with, itself included.
-    house_peers: Vec<CellSet>,
+    /// House sets and unions for the 45 rule, and each cell's house peers.
+    units: Houses,
 }
 
 impl Base {
@@ -53,15 +55,8 @@ impl Base {
         let side = g.side();
         let houses: Vec<Vec<u16>> =
             g.houses().iter().map(|h| h.cells.iter().map(|&c| c as u16).collect()).collect();
-        let mut house_peers = vec![CellSet::default(); g.cell_count()];
-        for house in g.houses() {
-            let set = CellSet::of(house.cells.iter().copied());
-            for &c in &house.cells {
-                house_peers[c] = house_peers[c].or(set);
-            }
-        }
         let full = ((1u32 << side) - 1) as Digits;
-        Base { side, full, houses, house_peers }
+        Base { side, full, houses, units: Houses::new(g) }
     }
 
     /// Whether this base was built for a geometry with the same houses as `g`.
@@ -91,7 +86,7 @@ struct Tables {
 impl Tables {
     fn new(g: &Geometry, base: Rc<Base>) -> Tables {
         let n = g.cell_count();
-        let mut seen = base.house_peers.clone();
+        let mut seen = base.units.seen.clone();
         for cage in g.cages() {
             let set = CellSet::of(cage.cells.iter().copied());
             for &i in &cage.cells {
@@ -119,7 +114,7 @@ impl Tables {
         for cage in g.cages() {
             add(&mut cage.cells.iter().copied(), cage.sum, true);
         }
-        for r in killer::derive(g, MAX_DERIVED_CELLS) {
+        for r in killer::derive(g, &base.units, MAX_DERIVED_CELLS) {
             add(&mut r.cells.iter(), r.sum, r.distinct);
         }
         Tables {
@@ -466,11 +461,11 @@ fn sums(
         }
         // The houses all places share: the first place's, minus those another place lacks.
         let mut common = CellSet::default();
-        let mut seen_by_all = t.base.house_peers[first];
+        let mut seen_by_all = t.base.units.seen[first];
         let mut count = 1;
         for c in places {
             count += 1;
-            seen_by_all = seen_by_all.and(t.base.house_peers[c]);
+            seen_by_all = seen_by_all.and(t.base.units.seen[c]);
         }
         if count == 1 {
             place(t, s, first, bit.trailing_zeros() as u8 + 1, stack)?;
