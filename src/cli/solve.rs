@@ -59,8 +59,9 @@ Input formats (detected; --format forces one):
 
 Output (--output):
   pretty     the grid with its boxes or jigsaw regions drawn (--ascii for plain characters);
-             Killer cages are outlined with their sums on their top-left edges (regions in
-             heavy lines, cages in light ones; ASCII: regions | and =, cages : and -)
+             Killer cages are outlined with their sums on their top-left edges (cage walls
+             light, region walls heavy, dashed inside a cage; ASCII: | = for both, : - for
+             cages, ! ~ for regions inside a cage)
   line       the one-line form, for scripts (values only: a Killer grid's cages are not in it)
   id         a Solo game ID (with the cages for Killer)
   cages      cage text: the grid line, then the cages one a line (Killer)
@@ -111,8 +112,9 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<InputFormat>,
 
-    /// Box shape of one-line puzzles, WIDTHxHEIGHT (cells per box row x box rows), instead of
-    /// the usual one for the side: `--box 2x3` reads a 6x6 grid with boxes 2 wide, 3 tall.
+    /// Box shape of one-line puzzles and cage text, WIDTHxHEIGHT (cells per box row x box rows),
+    /// instead of the usual one for the side: `--box 2x3` reads a 6x6 grid with boxes 2 wide,
+    /// 3 tall.
     #[arg(long = "box", value_name = "WxH", value_parser = parse_box)]
     pub box_shape: Option<BoxShape>,
 

@@ -71,7 +71,8 @@ pub fn solve(puzzle: &Grid) -> Verdict {
 }
 
 /// Counts solutions, stopping once `limit` are found (`limit` 0 counts nothing). Fails only for
-/// givens that conflict.
+/// givens that conflict in a house; Killer givens that break a cage (see
+/// [`Grid::cage_conflict`]) simply have no solution.
 pub fn count_solutions(puzzle: &Grid, limit: u64) -> Result<Count, Conflict> {
     if let Some(conflict) = puzzle.conflict() {
         return Err(conflict);
