@@ -505,3 +505,84 @@ fn a_batch_of_killer_ids_lines_up_with_its_input() {
         assert!(values.is_solution_of(&puzzle), "{l}");
     }
 }
+
+/// Pieces of cage text, Killer IDs and drawings, put together at random.
+fn killer_noise() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let pieces = prop::sample::select(vec![
+        "\n",
+        " ",
+        ",",
+        ":",
+        "#",
+        "r",
+        "c",
+        "1",
+        "4",
+        "9",
+        "12",
+        "99999999999",
+        "0",
+        ".",
+        "....",
+        "................",
+        "box: 2x3",
+        "regions: ",
+        "diagonals: yes",
+        "3: r1c1 r1c2",
+        "r4c4",
+        "2x2k:",
+        "3x3k:",
+        "_",
+        "a",
+        "z",
+        "┏",
+        "━",
+        "┃",
+        "│",
+        "─",
+        "┅",
+        "┇",
+        "╋",
+        "+",
+        "=",
+        "|",
+        "-",
+        "~",
+        "!",
+        "8━━",
+        "┃ . │",
+    ]);
+    prop::collection::vec(pieces, 0..60).prop_map(|v| v.concat())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 400, ..Default::default() })]
+
+    #[test]
+    fn no_killer_input_makes_a_reader_panic(text in killer_noise()) {
+        let _ = sudobot::format::parse(&text, None);
+        let _ = sudobot::format::read_puzzles(&text, "noise", &Default::default());
+        let _ = cages::parse(&text);
+        let _ = pretty::parse(&text);
+        let _ = solo_id::parse(&text);
+    }
+}
+
+#[test]
+fn killer_drawings_of_noise_cells_do_not_panic() {
+    // A drawing-shaped text with a sum on every border and odd wall characters.
+    let puzzle = solo_id::parse(&ids("2x2k.txt")[0]).expect("valid");
+    let drawn = pretty::write(&puzzle);
+    for (k, _) in drawn.char_indices() {
+        for replacement in ["9", "━", " ", "┇", "x"] {
+            let mut text = drawn.clone();
+            let end = k + text[k..].chars().next().map_or(0, char::len_utf8);
+            text.replace_range(k..end, replacement);
+            // Either a grid or an error naming the place, never a panic.
+            if let Err(e) = pretty::parse(&text) {
+                assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+}
