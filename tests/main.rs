@@ -2,6 +2,8 @@
 
 // `sudobot solve` end to end through the binary.
 mod cli_solve;
+// `sudobot completions` and `sudobot man`.
+mod cli_docs;
 // `sudobot solve` on Solo game IDs and Copy text captured from the real game.
 mod cli_solo_formats;
 // `sudobot desktop --auto` against the real sgt-solo under Xvfb.

@@ -1,6 +1,7 @@
 //! Runs a parsed command line and maps results and errors to exit codes.
 
 mod desktop;
+mod docs;
 mod solve;
 mod web;
 
@@ -32,6 +33,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Web(args) => web::run(args),
         Command::Sites(args) => web::run_sites(args),
         Command::Desktop(args) => desktop::run(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man(args) => docs::man(args),
     };
     let code = match result {
         Ok(code) => code,

@@ -2,6 +2,7 @@
 //! configuration in `app/` before anything runs; the library never sees these types.
 
 pub mod desktop;
+pub mod docs;
 pub mod solve;
 pub mod web;
 
@@ -45,4 +46,8 @@ pub enum Command {
     Sites(web::SitesArgs),
     /// Solve the Solo game (MobaXterm's sudoku) on the screen through keyboard and mouse input.
     Desktop(desktop::DesktopArgs),
+    /// Print a shell completion script.
+    Completions(docs::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a directory.
+    Man(docs::ManArgs),
 }
