@@ -10,6 +10,9 @@ mod cli_solo_formats;
 mod desktop;
 // Property tests: format round trips, batch reading, no panics, solving random puzzles.
 mod formats;
+// Killer sudoku: Solo's generated IDs solved and checked independently, brute-force counts,
+// cage text and drawings, `sudobot solve` on Killer input.
+mod killer;
 // Solo game IDs and Copy text: property round trips.
 mod solo_formats;
 // Helpers shared by several modules.

@@ -41,6 +41,7 @@ impl Printer {
         match self.output {
             OutputFormat::Line => format::line::write(grid),
             OutputFormat::Id => format::solo_id::write(grid),
+            OutputFormat::Cages => format::cages::write(grid),
             OutputFormat::Pretty => {
                 let options = pretty::Options {
                     charset: self.charset,
@@ -53,7 +54,11 @@ impl Printer {
 
     /// Between two grids printed one after the other.
     fn separator(&self) -> &'static str {
-        if self.output == OutputFormat::Pretty { "\n\n" } else { "\n" }
+        if matches!(self.output, OutputFormat::Pretty | OutputFormat::Cages) {
+            "\n\n"
+        } else {
+            "\n"
+        }
     }
 }
 
@@ -151,6 +156,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
             InputFormat::SoloText => Format::SoloText,
             InputFormat::SoloId => Format::SoloId,
             InputFormat::Pretty => Format::Pretty,
+            InputFormat::Cages => Format::Cages,
         }),
         geometry,
         diagonals: args.diagonals,
@@ -370,7 +376,7 @@ fn print_batch(
     mode: Mode,
     printer: &Printer,
 ) -> io::Result<()> {
-    let pretty = printer.output == OutputFormat::Pretty;
+    let pretty = matches!(printer.output, OutputFormat::Pretty | OutputFormat::Cages);
     for done in results {
         let line = done.line;
         let puzzle = done.puzzle.as_ref();
