@@ -284,7 +284,8 @@ fn tree_members(pgid: i32, marker: &str) -> Vec<i32> {
         if matches!(state, "Z" | "X" | "x") {
             continue;
         }
-        let group = fields.nth(2).and_then(|g| g.parse::<i32>().ok());
+        // After the state: ppid, then pgrp.
+        let group = fields.nth(1).and_then(|g| g.parse::<i32>().ok());
         let named = || {
             std::fs::read(format!("/proc/{pid}/cmdline"))
                 .map(|c| String::from_utf8_lossy(&c).contains(marker))
@@ -405,7 +406,7 @@ mod tests {
         while tree_members(pgid, "").len() < 3 && start.elapsed() < Duration::from_secs(5) {
             std::thread::sleep(Duration::from_millis(5));
         }
-        assert_eq!(tree_members(pgid, "").len(), 3, "sh and two sleeps run");
+        assert_eq!(tree_members(pgid, "").len(), 3, "sh and two sleeps run: {:?} {:?}", tree.state(), tree.exit_status());
         assert_eq!(tree.state(), ProcState::Alive);
         assert!(tree.stop().is_empty());
         assert!(tree_members(pgid, "").is_empty());
