@@ -260,8 +260,21 @@ async fn play_all(
     let mut failed = 0;
     for n in 1..=count {
         let mut timings = Timings::default();
-        let guarded =
+        let mut guarded =
             session.guard(sudobot::web::play(session.driver(), site, options, &mut timings)).await;
+        // A command that failed because the driver died is the driver's fault, said as such.
+        // The connection closes a moment before the process shows as exited: look again
+        // briefly when the connection failed.
+        if let Ok(Err(e)) = &guarded {
+            let tries = if e.is_transport() { 30 } else { 1 };
+            for _ in 0..tries {
+                if let Some(m) = session.driver_problem() {
+                    guarded = Err(Stop::Driver(m));
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
         let (line, result) = match guarded {
             Ok(result) => {
                 let mut line =
@@ -440,7 +453,9 @@ fn check_live(args: &CheckArgs, dir: Option<&Path>, url: &str) -> anyhow::Result
             Err(SessionError::Cancelled(s)) => return Ok(code_for(s)),
             Err(e) => return Err(e.into()),
         };
-        let checked = session.guard(evidence::check_page(session.driver(), &site, url)).await;
+        let checked = session
+            .guard(evidence::check_page(session.driver(), &site, url, config.element_timeout()))
+            .await;
         session.close().await;
         let lines = match checked {
             Ok(Ok(lines)) => lines,

@@ -75,12 +75,13 @@ async fn count(driver: &WebDriver, selector: &str) -> Result<usize, String> {
 
 /// Opens `url` and reports what each selector of `site` matches: consent buttons (top
 /// document), frames (entered only while the board is not in the current document), the cells,
-/// their ids and givens, the submit button and the success marker. Waits for nothing beyond the
-/// page load, so a board drawn late may show fewer givens.
+/// their ids and givens (waiting up to `bound` for a board drawn by script), the submit button
+/// and the success marker.
 pub async fn check_page(
     driver: &WebDriver,
     site: &Site,
     url: &str,
+    bound: std::time::Duration,
 ) -> Result<Vec<CheckLine>, String> {
     let mut out = Vec::new();
     let mut line = |key: &str, found: String, ok: bool| {
@@ -138,12 +139,20 @@ pub async fn check_page(
         };
         line("board.id_template", text, found == Ok(ids.len()));
     }
-    let givens = driver
-        .execute(READ_JS, read::read_args(site))
-        .await
-        .and_then(|r| r.convert::<Vec<ScriptCell>>())
-        .map_err(|e| short(&e))
-        .and_then(|c| read::from_script(site, c).map_err(|e| e.to_string()));
+    let started = std::time::Instant::now();
+    let givens = loop {
+        let read = driver
+            .execute(READ_JS, read::read_args(site))
+            .await
+            .and_then(|r| r.convert::<Vec<ScriptCell>>())
+            .map_err(|e| short(&e))
+            .and_then(|c| read::from_script(site, c).map_err(|e| e.to_string()));
+        let enough = matches!(&read, Ok(b) if b.givens() >= site.board.min_givens);
+        if enough || started.elapsed() >= bound {
+            break read;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
     match givens {
         Ok(board) => {
             let n = board.givens();

@@ -127,15 +127,12 @@ const onKey = e => {
   else if (e.type === 'keydown') g.keys++;
 };
 const onFocus = e => { if (!board.has(e.target) && !g.left) g.left = 'focus moved to ' + describe(e.target); };
-const onBlur = e => { if (e.target === window && !g.left) g.left = 'focus left the board\'s document'; };
 const types = ['keydown', 'keypress', 'keyup', 'beforeinput', 'input'];
 types.forEach(t => window.addEventListener(t, onKey, true));
 window.addEventListener('focusin', onFocus, true);
-window.addEventListener('blur', onBlur, true);
 g.remove = () => {
   types.forEach(t => window.removeEventListener(t, onKey, true));
   window.removeEventListener('focusin', onFocus, true);
-  window.removeEventListener('blur', onBlur, true);
 };
 window.__sudobot = g;
 return {elements: cells, cells: read, tab, marker: shown};

@@ -211,9 +211,25 @@ impl DriverTree {
         proc_state(self.pid)
     }
 
-    /// The driver's exit status, if it exited (reaps it).
+    /// Running processes of the tree other than the driver itself (the browser and helpers).
+    pub fn children(&self) -> Vec<i32> {
+        let mut all = tree_members(self.pid, &self.dir_marker);
+        all.retain(|&p| p != self.pid);
+        all
+    }
+
+    /// The driver's exit status, if it exited (reaps it). A process killed with many threads
+    /// shows as a zombie (its main thread) a moment before it can be reaped: this waits up to
+    /// 300 ms for that.
     pub fn exit_status(&self) -> Option<ExitStatus> {
-        self.child.lock().ok()?.try_wait().ok().flatten()
+        let start = Instant::now();
+        loop {
+            let status = self.child.lock().ok()?.try_wait().ok().flatten();
+            if status.is_some() || start.elapsed() > Duration::from_millis(300) {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Kills the whole tree at once (SIGKILL to the group and to strays that carry the run
@@ -406,7 +422,13 @@ mod tests {
         while tree_members(pgid, "").len() < 3 && start.elapsed() < Duration::from_secs(5) {
             std::thread::sleep(Duration::from_millis(5));
         }
-        assert_eq!(tree_members(pgid, "").len(), 3, "sh and two sleeps run: {:?} {:?}", tree.state(), tree.exit_status());
+        assert_eq!(
+            tree_members(pgid, "").len(),
+            3,
+            "sh and two sleeps run: {:?} {:?}",
+            tree.state(),
+            tree.exit_status()
+        );
         assert_eq!(tree.state(), ProcState::Alive);
         assert!(tree.stop().is_empty());
         assert!(tree_members(pgid, "").is_empty());

@@ -164,6 +164,16 @@ impl PlayError {
         matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple(_))
     }
 
+    /// Whether the HTTP connection to the driver failed (the driver may have just died).
+    pub fn is_transport(&self) -> bool {
+        let reason = match self {
+            PlayError::WebDriver { reason, .. } | PlayError::Typing(reason) => reason,
+            PlayError::Navigate { reason, .. } | PlayError::Frame { reason, .. } => reason,
+            _ => return false,
+        };
+        reason.contains("error sending request") || reason.contains("connection")
+    }
+
     /// Whether the page had loaded when it failed (evidence is worth keeping).
     pub fn after_load(&self) -> bool {
         !matches!(self, PlayError::Navigate { .. })

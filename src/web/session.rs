@@ -185,6 +185,10 @@ impl Session {
         let driver = tokio::select! {
             biased;
             fault = self.driver_fault() => return Err(SessionError::DriverDied(fault)),
+            () = self.browser_gone() => {
+                return Err(self.browser_failed(config, "the browser exited while starting \
+                    (chromedriver was still waiting for it)".into()).await);
+            }
             r = tokio::time::timeout(start_timeout, connect) => match r {
                 Err(_) => {
                     return Err(SessionError::Unreachable {
@@ -207,34 +211,53 @@ impl Session {
         result.map_err(setup)
     }
 
+    /// Resolves when a local driver has had time to launch the browser and no process of the
+    /// browser runs (a browser that exits at once leaves chromedriver waiting on its DevTools
+    /// pipe).
+    async fn browser_gone(&self) {
+        let Some(tree) = &self.tree else {
+            return std::future::pending().await;
+        };
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let mut tick = tokio::time::interval(Duration::from_millis(200));
+        loop {
+            tick.tick().await;
+            if tree.children().is_empty() {
+                return;
+            }
+        }
+    }
+
+    async fn browser_failed(&self, config: &WebDriverConfig, reason: String) -> SessionError {
+        let local = config.driver.mode == DriverMode::Local;
+        let driver_version = if local {
+            version_of(&config.driver.driver_binary).await
+        } else {
+            format!("remote at {}", self.server_url)
+        };
+        let browser_bin = config.browser.binary.clone().unwrap_or_else(|| "chromium".into());
+        let browser_version = if local { version_of(&browser_bin).await } else { "remote".into() };
+        let advice = if reason.contains("only supports") || reason.contains("version") {
+            "install a matching pair (Debian/Ubuntu: `apt-get install chromium chromium-driver`)"
+        } else if reason.contains("cannot find") || reason.contains("binary") {
+            "install Chromium (`apt-get install chromium`) or set `browser.binary`"
+        } else {
+            "check `browser.binary` and `browser.args` (root in a container needs --no-sandbox \
+             --disable-dev-shm-usage) and that the browser runs on its own"
+        };
+        SessionError::BrowserFailed {
+            reason,
+            driver_version,
+            browser_version,
+            advice: advice.to_string(),
+        }
+    }
+
     async fn explain(&self, e: WebDriverError, config: &WebDriverConfig) -> SessionError {
         match e.as_inner() {
             WebDriverErrorInner::SessionNotCreated(info) => {
                 let reason = info.value.message.lines().next().unwrap_or("").to_string();
-                let local = config.driver.mode == DriverMode::Local;
-                let driver_version = if local {
-                    version_of(&config.driver.driver_binary).await
-                } else {
-                    format!("remote at {}", self.server_url)
-                };
-                let browser_bin =
-                    config.browser.binary.clone().unwrap_or_else(|| "chromium".into());
-                let browser_version =
-                    if local { version_of(&browser_bin).await } else { "remote".into() };
-                let advice = if reason.contains("only supports") || reason.contains("version") {
-                    "install a matching pair (Debian/Ubuntu: `apt-get install chromium chromium-driver`)"
-                } else if reason.contains("cannot find") || reason.contains("binary") {
-                    "install Chromium (`apt-get install chromium`) or set `browser.binary`"
-                } else {
-                    "check `browser.args` (root in a container needs --no-sandbox \
-                     --disable-dev-shm-usage) and that the browser runs on its own"
-                };
-                SessionError::BrowserFailed {
-                    reason,
-                    driver_version,
-                    browser_version,
-                    advice: advice.to_string(),
-                }
+                self.browser_failed(config, reason).await
             }
             WebDriverErrorInner::RequestFailed(m) | WebDriverErrorInner::HttpError(m) => {
                 // The HTTP client's message hides the cause; a plain connect shows it
@@ -273,34 +296,41 @@ impl Session {
         }
     }
 
+    /// Whether a local driver has exited or is stopped now (checked when a command failed, so a
+    /// dead driver is named as such, not as an HTTP error).
+    pub fn driver_problem(&self) -> Option<String> {
+        let tree = self.tree.as_ref()?;
+        match tree.state() {
+            ProcState::Alive => None,
+            ProcState::Gone => {
+                let how = tree
+                    .exit_status()
+                    .map(|s| format!(" ({})", describe_exit(s)))
+                    .unwrap_or_default();
+                Some(format!("{} (pid {}) exited{how}", tree.binary(), tree.pid()))
+            }
+            ProcState::Stopped => Some(format!(
+                "{} (pid {}) is stopped (SIGSTOP or a debugger) and cannot answer",
+                tree.binary(),
+                tree.pid()
+            )),
+        }
+    }
+
     /// Resolves (with a message naming the driver) when the driver exits, is stopped, or stops
     /// answering `/status`. A local driver's process state is checked every 50 ms; `/status` is
     /// asked every second and must fail twice (2 s each) to count, so a busy machine is not
     /// mistaken for a hung driver.
     async fn driver_fault(&self) -> String {
         let process = async {
-            let Some(tree) = &self.tree else {
+            if self.tree.is_none() {
                 return std::future::pending::<String>().await;
-            };
+            }
             let mut tick = tokio::time::interval(Duration::from_millis(50));
             loop {
                 tick.tick().await;
-                match tree.state() {
-                    ProcState::Alive => {}
-                    ProcState::Gone => {
-                        let how = tree
-                            .exit_status()
-                            .map(|s| format!(" ({})", describe_exit(s)))
-                            .unwrap_or_default();
-                        return format!("{} (pid {}) exited{how}", tree.binary(), tree.pid());
-                    }
-                    ProcState::Stopped => {
-                        return format!(
-                            "{} (pid {}) is stopped (SIGSTOP or a debugger) and cannot answer",
-                            tree.binary(),
-                            tree.pid()
-                        );
-                    }
+                if let Some(m) = self.driver_problem() {
+                    return m;
                 }
             }
         };

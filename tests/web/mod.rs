@@ -479,7 +479,11 @@ fn a_board_with_several_solutions_is_refused_and_nothing_is_typed() {
     let server = FixtureServer::start();
     let out = play(&server, "sudoku.name", "sudoku_name_multiple.html", &[]);
     assert_code(&out, 4);
-    assert!(text(&out).1.contains("several solutions; nothing was typed"), "{}", text(&out).1);
+    assert!(
+        text(&out).1.contains("several solutions (20 givens); nothing was typed"),
+        "{}",
+        text(&out).1
+    );
     assert_eq!(
         server.verdicts("sudoku_name_multiple"),
         Vec::<String>::new(),

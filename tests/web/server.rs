@@ -92,7 +92,8 @@ struct SudokuNamePage {
     /// How givens are marked: `readonly`, `disabled` (readonly and disabled: not a Tab stop) or
     /// `notab` (readonly with tabindex=-1).
     given_attr: &'static str,
-    /// Hostile behaviour: `replace` (a new puzzle on the first click), `steal` (focus jumps
+    /// Hostile behaviour: `trap` (a button inside the board, between two cells in Tab order),
+    /// `replace` (a new puzzle on the first click), `steal` (focus jumps
     /// to the select after 10 keys), `marker` (the success text shows before anything is
     /// typed), `alert` (an alert says "solved!" when the board is complete), or empty.
     hostile: &'static str,
@@ -115,6 +116,10 @@ const BASE: SudokuNamePage = SudokuNamePage {
 const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
+/// The first 16 givens of [`PUZZLE`].
+const SIXTEEN: &str =
+    "53..7....6..195....98....6.8...6...34..8.3.......................................";
+
 const SUDOKU_NAME_PAGES: &[SudokuNamePage] = &[
     SudokuNamePage { name: "sudoku_name", ..BASE },
     SudokuNamePage { name: "sudoku_name_drop", drop: &["c3", "c38", "c79"], ..BASE },
@@ -134,17 +139,14 @@ const SUDOKU_NAME_PAGES: &[SudokuNamePage] = &[
         ..BASE
     },
     // 16 givens: always several solutions, never "not ready".
-    SudokuNamePage {
-        name: "sudoku_name_16",
-        puzzle: "53..7....6..195....98....6.8...6...3............................................",
-        report_keys: true,
-        ..BASE
-    },
+    SudokuNamePage { name: "sudoku_name_16", puzzle: SIXTEEN, report_keys: true, ..BASE },
     // A slow page (a fill lasts several seconds) that logs every key with its own clock.
     SudokuNamePage { name: "sudoku_name_slow", slow: 40, log_keys: true, ..BASE },
     // Givens that are not Tab stops: Tab would run past the board.
     SudokuNamePage { name: "sudoku_name_disabled", given_attr: "disabled", ..BASE },
     SudokuNamePage { name: "sudoku_name_notab", given_attr: "notab", ..BASE },
+    // A button inside the board: Tab would pass it, so every cell is clicked instead.
+    SudokuNamePage { name: "sudoku_name_trap", hostile: "trap", ..BASE },
     SudokuNamePage { name: "sudoku_name_replace", hostile: "replace", report_keys: true, ..BASE },
     SudokuNamePage { name: "sudoku_name_steal", hostile: "steal", ..BASE },
     SudokuNamePage { name: "sudoku_name_marker", hostile: "marker", ..BASE },
@@ -304,5 +306,6 @@ fn sudoku_name_pages_render_from_the_template() {
         };
         assert_eq!(html.matches(marked).count(), givens, "{}", page.name);
         assert!(html.contains(&format!("{{page: '{}',", page.name)), "{}", page.name);
+        assert_eq!(page.puzzle.len(), 81, "{}", page.name);
     }
 }
