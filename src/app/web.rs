@@ -282,14 +282,15 @@ async fn play_all(
                 if let Err(e) = &result {
                     failed += 1;
                     let mut msg = format!("{}{e}", prefix(n));
-                    if !e.is_board_problem() && e.after_load() {
-                        if let Some(dir) = keep_evidence(session, args, n, &e.to_string()).await {
-                            msg.push_str(&format!(
-                                "\n  evidence (screenshot, page source): {}",
-                                dir.display()
-                            ));
-                            line.evidence = Some(dir.display().to_string());
-                        }
+                    if !e.is_board_problem()
+                        && e.after_load()
+                        && let Some(dir) = keep_evidence(session, args, n, &e.to_string()).await
+                    {
+                        msg.push_str(&format!(
+                            "\n  evidence (screenshot, page source): {}",
+                            dir.display()
+                        ));
+                        line.evidence = Some(dir.display().to_string());
                     }
                     say(msg);
                 }
@@ -352,12 +353,8 @@ async fn keep_evidence(
             tracing::warn!("cannot keep evidence in {}: {e}", dir.display());
             None
         }
-        _ => exists(&dir).then_some(dir),
+        _ => dir.exists().then_some(dir),
     }
-}
-
-fn exists(p: &Path) -> bool {
-    p.exists()
 }
 
 fn print_outcome(args: &WebArgs, o: &Outcome) {
