@@ -117,12 +117,18 @@ const givens = cells.map(e => { const v = valueOf(e); return givenOf(e, v) ? v :
 const g = {left: null, changed: null, blocked: 0, keys: 0, others, before: others.map(state), state, describe};
 const same = () => cells.every((e, i) => e.isConnected && (givens[i] === null || valueOf(e) === givens[i]));
 const onKey = e => {
-  let bad = null;
-  if (!board.has(e.target)) bad = 'a key went to ' + describe(e.target);
-  else if (e.type === 'keydown' && e.key && e.key.length === 1 && !targetSet.has(e.target))
-    bad = 'a character went to ' + describe(e.target) + ', which is not a target';
-  if (!g.changed && !same()) g.changed = 'the page changed the board while keys were typed';
-  if (bad && !g.left) g.left = bad;
+  // The full checks run once per key press (keydown); the other events of the same key only
+  // follow its verdict, so the guard costs little per key.
+  if (e.type === 'keydown') {
+    let bad = null;
+    if (!board.has(e.target)) bad = 'a key went to ' + describe(e.target);
+    else if (e.key && e.key.length === 1 && !targetSet.has(e.target))
+      bad = 'a character went to ' + describe(e.target) + ', which is not a target';
+    if (!g.changed && !same()) g.changed = 'the page changed the board while keys were typed';
+    if (bad && !g.left) g.left = bad;
+  } else if (!board.has(e.target) && !g.left) {
+    g.left = 'a key went to ' + describe(e.target);
+  }
   if (g.left || g.changed) { g.blocked++; e.preventDefault(); e.stopImmediatePropagation(); }
   else if (e.type === 'keydown') g.keys++;
 };
