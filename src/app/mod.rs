@@ -24,6 +24,10 @@ pub enum Code {
     Multiple = 4,
     /// Interrupted by Ctrl-C.
     Interrupted = 130,
+    /// Stopped by SIGTERM.
+    Terminated = 143,
+    /// Stopped by SIGHUP.
+    HungUp = 129,
 }
 
 /// Runs the command and returns the process exit code, printing any error as `sudobot: ...`.

@@ -2,20 +2,34 @@
 //! the session (with Ctrl-C and every error path quitting the browser and stopping the driver),
 //! and report progress, results and phase times.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use sudobot::format;
-use sudobot::web::config::{DriverMode, Headless};
+use sudobot::web::config::{ConfigError, DriverMode, Headless};
 use sudobot::web::demo::DemoServer;
+use sudobot::web::report::PuzzleReport;
 use sudobot::web::site::{self, Served, Strategy};
-use sudobot::web::{Outcome, PlayError, PlayOptions, Session, Timings, WebDriverConfig};
+use sudobot::web::{
+    Cancel, Outcome, PlayError, PlayOptions, Session, SessionError, Signal, Stop, Timings,
+    WebDriverConfig, evidence, signals,
+};
 
 use super::Code;
-use crate::cli::web::{SitesAction, SitesArgs, WebArgs};
+use crate::cli::web::{CheckArgs, SitesAction, SitesArgs, WebArgs};
+
+/// Prints to stdout; a closed pipe (`sudobot web ... | head`) is not an error.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
 
 pub fn run(args: WebArgs) -> anyhow::Result<Code> {
+    init_logging(args.verbose);
     let config = build_config(&args)?;
     let loaded = site::find(&args.site, args.sites_dir.as_deref())?;
     let mut site = loaded.site;
@@ -28,11 +42,60 @@ pub fn run(args: WebArgs) -> anyhow::Result<Code> {
         };
     }
     let difficulty = site.difficulty_value(args.difficulty.as_deref())?;
+    if let Some(url) = &args.url {
+        check_url(url)?;
+    }
+    let report = match &args.report {
+        Some(path) => {
+            Some(std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| {
+                ConfigError::Invalid {
+                    file: "command line".into(),
+                    key: "--report".into(),
+                    message: format!("cannot open {}: {e}", path.display()),
+                }
+            })?)
+        }
+        None => None,
+    };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    runtime.block_on(run_async(args, config, site, difficulty))
+    runtime.block_on(run_async(args, config, site, difficulty, report))
+}
+
+/// `-v`: sudobot's steps and each WebDriver command with its duration; `-vv`: everything.
+fn init_logging(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "sudobot=warn",
+        1 => "sudobot=debug",
+        _ => "sudobot=trace,thirtyfour=debug,hyper=info",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(verbose > 1)
+        .try_init();
+}
+
+/// `--url` must be an http(s) or file URL: checked before any browser starts.
+fn check_url(url: &str) -> Result<(), ConfigError> {
+    let bad = |message: String| ConfigError::Invalid {
+        file: "command line".into(),
+        key: "--url".into(),
+        message,
+    };
+    match url::Url::parse(url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => Ok(()),
+        Ok(u) if u.scheme() == "file" => Ok(()),
+        Ok(u) => Err(bad(format!(
+            "`{url}`: only http, https and file URLs can be opened (got `{}:`)",
+            u.scheme()
+        ))),
+        Err(e) => Err(bad(format!("`{url}` is not a URL: {e}"))),
+    }
 }
 
 fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
@@ -55,7 +118,40 @@ fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
         config.browser.binary = Some(b.display().to_string());
     }
     config.validate("command line")?;
+    check_display(&config, args.headed)?;
     Ok(config)
+}
+
+/// A local headed browser needs a display.
+fn check_display(config: &WebDriverConfig, flag: bool) -> Result<(), ConfigError> {
+    let set = |v: &str| std::env::var_os(v).is_some_and(|v| !v.is_empty());
+    if config.driver.mode == DriverMode::Local
+        && !config.browser.headless.resolve()
+        && !set("DISPLAY")
+        && !set("WAYLAND_DISPLAY")
+    {
+        return Err(ConfigError::Invalid {
+            file: "command line".into(),
+            key: if flag { "--headed".into() } else { "browser.headless".into() },
+            message: "a visible browser needs a display, but DISPLAY and WAYLAND_DISPLAY are not \
+                      set; use --headless or run under a display (e.g. xvfb-run)"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+fn code_for(signal: Signal) -> Code {
+    match signal {
+        Signal::Interrupt => Code::Interrupted,
+        Signal::Terminate => Code::Terminated,
+        Signal::HangUp => Code::HungUp,
+    }
+}
+
+fn on_first_signal(signal: Signal) {
+    let again = if signal == Signal::Interrupt { "Ctrl-C" } else { "a second signal" };
+    eprintln!("sudobot: {}: stopping the browser ({again} exits at once)", signal.name());
 }
 
 async fn run_async(
@@ -63,7 +159,9 @@ async fn run_async(
     config: WebDriverConfig,
     site: sudobot::web::Site,
     difficulty: String,
+    mut report: Option<std::fs::File>,
 ) -> anyhow::Result<Code> {
+    let cancel = signals::watch(on_first_signal).context("watching signals")?;
     // The demo site is served here unless --url points elsewhere.
     let demo = match (site.serve, &args.url) {
         (Some(Served::Demo), None) => {
@@ -77,28 +175,61 @@ async fn run_async(
     };
 
     let started = Instant::now();
-    let session = tokio::select! {
-        s = Session::start(&config) => s?,
-        _ = tokio::signal::ctrl_c() => {
-            eprintln!("sudobot: interrupted");
-            return Ok(Code::Interrupted);
+    let session = match Session::start(&config, cancel.clone()).await {
+        Ok(s) => s,
+        Err(SessionError::Cancelled(signal)) => {
+            eprintln!(
+                "sudobot: interrupted by {} while starting the browser; stopped",
+                signal.name()
+            );
+            return Ok(code_for(signal));
         }
+        Err(e) => return Err(e.into()),
     };
     let session_start = started.elapsed();
-    let options =
-        PlayOptions { url, dry_run: args.dry_run, element_timeout: config.element_timeout() };
-
-    let outcome = tokio::select! {
-        r = play_all(&session, &site, &options, &args) => Some(r),
-        _ = tokio::signal::ctrl_c() => None,
+    let options = PlayOptions {
+        url: url.clone(),
+        dry_run: args.dry_run,
+        element_timeout: config.element_timeout(),
+        page_load_timeout: Duration::from_millis(config.browser.page_load_timeout_ms),
+        // A remote driver cannot be killed: small chunks bound what a cancelled run still types.
+        chunk: if config.driver.mode == DriverMode::Remote { 9 } else { 0 },
     };
+    let run = play_all(&session, &site, &options, &args, &mut report).await;
     session.close().await;
     drop(demo);
-    let Some(results) = outcome else {
-        eprintln!("sudobot: interrupted; browser closed");
-        return Ok(Code::Interrupted);
-    };
-    report(&args, session_start, &results)
+    if let Some(signal) = run.signal {
+        eprintln!("sudobot: interrupted by {}; browser stopped", signal.name());
+        return Ok(code_for(signal));
+    }
+    let results = run.results;
+    let ok: Vec<&Outcome> = results.iter().filter_map(|(r, _)| r.as_ref().ok()).collect();
+    match results.as_slice() {
+        [(Ok(o), _)] => print_outcome(&args, o),
+        [_] => {}
+        _ => out!("{} of {} puzzles solved and confirmed", ok.len(), args.count),
+    }
+    if args.stats {
+        let timings: Vec<Timings> = results.iter().map(|(_, t)| *t).collect();
+        print_stats(session_start, &timings);
+    }
+    if run.driver_fault {
+        return Ok(Code::Failure);
+    }
+    Ok(match results.as_slice() {
+        [(Ok(_), _)] => Code::Success,
+        [(Err(PlayError::Invalid(_) | PlayError::Unsolvable), _)] => Code::NoSolution,
+        [(Err(PlayError::Multiple(_)), _)] => Code::Multiple,
+        _ if ok.len() == results.len() && results.len() == args.count as usize => Code::Success,
+        _ => Code::Failure,
+    })
+}
+
+/// What a run of puzzles came to.
+struct Run {
+    results: Vec<(Result<Outcome, PlayError>, Timings)>,
+    signal: Option<Signal>,
+    driver_fault: bool,
 }
 
 async fn play_all(
@@ -106,7 +237,8 @@ async fn play_all(
     site: &sudobot::web::Site,
     options: &PlayOptions,
     args: &WebArgs,
-) -> Vec<Result<Outcome, PlayError>> {
+    report: &mut Option<std::fs::File>,
+) -> Run {
     let count = args.count as usize;
     let bar = if count > 1 {
         let bar = ProgressBar::new(count as u64);
@@ -118,63 +250,121 @@ async fn play_all(
     } else {
         None
     };
-    let mut results = Vec::with_capacity(count);
+    let say = |line: String| match &bar {
+        Some(b) if !b.is_hidden() => b.println(line),
+        _ => eprintln!("{line}"),
+    };
+    let prefix =
+        |n: usize| if count > 1 { format!("sudobot: puzzle {n}: ") } else { "sudobot: ".into() };
+    let mut run = Run { results: Vec::with_capacity(count), signal: None, driver_fault: false };
     let mut failed = 0;
     for n in 1..=count {
-        let result = sudobot::web::play(session.driver(), site, options).await;
-        if let Err(e) = &result {
-            failed += 1;
-            if let Some(b) = &bar {
-                b.println(format!("sudobot: puzzle {n}: {e}"));
+        let mut timings = Timings::default();
+        let mut guarded =
+            session.guard(sudobot::web::play(session.driver(), site, options, &mut timings)).await;
+        // A command that failed because the driver died is the driver's fault, said as such.
+        // The connection closes a moment before the process shows as exited: look again
+        // briefly when the connection failed.
+        if let Ok(Err(e)) = &guarded {
+            let tries = if e.is_transport() { 30 } else { 1 };
+            for _ in 0..tries {
+                if let Some(m) = session.driver_problem() {
+                    guarded = Err(Stop::Driver(m));
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
             }
         }
+        let (line, result) = match guarded {
+            Ok(result) => {
+                let mut line =
+                    PuzzleReport::new(n, &options.url, &result, &timings, options.dry_run);
+                if let Err(e) = &result {
+                    failed += 1;
+                    let mut msg = format!("{}{e}", prefix(n));
+                    if !e.is_board_problem()
+                        && e.after_load()
+                        && let Some(dir) = keep_evidence(session, args, n, &e.to_string()).await
+                    {
+                        msg.push_str(&format!(
+                            "\n  evidence (screenshot, page source): {}",
+                            dir.display()
+                        ));
+                        line.evidence = Some(dir.display().to_string());
+                    }
+                    say(msg);
+                }
+                (line, Some(result))
+            }
+            Err(stop) => {
+                let signal = matches!(stop, Stop::Signal(_));
+                let line =
+                    PuzzleReport::stopped(n, &options.url, &timings, stop.to_string(), signal);
+                match stop {
+                    Stop::Signal(s) => run.signal = Some(s),
+                    Stop::Driver(m) => {
+                        run.driver_fault = true;
+                        say(format!("{}{m}", prefix(n)));
+                    }
+                }
+                (line, None)
+            }
+        };
+        if let Some(file) = report.as_mut()
+            && let Err(e) = writeln!(file, "{}", line.to_json_line())
+        {
+            say(format!("sudobot: cannot write the report: {e}"));
+        }
+        let Some(result) = result else {
+            break;
+        };
+        run.results.push((result, timings));
         if let Some(b) = &bar {
             b.set_message(format!("{failed} failed"));
             b.inc(1);
         }
-        results.push(result);
     }
     if let Some(b) = bar {
-        b.finish();
+        b.finish_and_clear();
     }
-    results
+    run
 }
 
-fn report(
+/// Keeps a screenshot and the page sources of a failed puzzle; returns the directory.
+async fn keep_evidence(
+    session: &Session,
     args: &WebArgs,
-    session_start: Duration,
-    results: &[Result<Outcome, PlayError>],
-) -> anyhow::Result<Code> {
-    let ok: Vec<&Outcome> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
-    if results.len() == 1 {
-        match &results[0] {
-            Ok(o) => print_outcome(args, o),
-            Err(e) => {
-                eprintln!("sudobot: {e}");
-            }
+    n: usize,
+    error: &str,
+) -> Option<PathBuf> {
+    if args.no_debug_files {
+        return None;
+    }
+    let base = args.debug_dir.clone().unwrap_or_else(std::env::temp_dir);
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let dir = base.join(format!("sudobot-debug-{stamp}-{}-{n}", std::process::id()));
+    let collect = evidence::collect(session.driver(), &dir, error);
+    match session.guard(tokio::time::timeout(Duration::from_secs(10), collect)).await {
+        Ok(Ok(Ok(_))) => Some(dir),
+        Ok(Ok(Err(e))) => {
+            tracing::warn!("cannot keep evidence in {}: {e}", dir.display());
+            None
         }
-    } else {
-        println!("{} of {} puzzles solved and confirmed", ok.len(), results.len());
+        _ => dir.exists().then_some(dir),
     }
-    if args.stats {
-        print_stats(session_start, &ok);
-    }
-    Ok(match results {
-        [Ok(_)] => Code::Success,
-        [Err(PlayError::Invalid(_)) | Err(PlayError::Unsolvable)] => Code::NoSolution,
-        [Err(PlayError::Multiple)] => Code::Multiple,
-        _ if ok.len() == results.len() => Code::Success,
-        _ => Code::Failure,
-    })
 }
 
 fn print_outcome(args: &WebArgs, o: &Outcome) {
     if args.dry_run {
-        println!("board:\n{}", format::pretty::write(&o.puzzle));
-        println!("answer:\n{}", format::pretty::write(&o.solution));
-        println!(
+        out!("board:\n{}", format::pretty::write(&o.puzzle));
+        out!("answer:\n{}", format::pretty::write(&o.solution));
+        out!(
             "dry run: {} cells would be typed ({} wrong values would be corrected)",
-            o.typed, o.corrected
+            o.typed,
+            o.corrected
         );
         return;
     }
@@ -185,58 +375,102 @@ fn print_outcome(args: &WebArgs, o: &Outcome) {
     if o.retried > 0 {
         line.push_str(&format!(", retyped {} that dropped a key", o.retried));
     }
-    println!("{line}; the page confirmed: {:?}", o.confirmation);
+    if o.clicked {
+        line.push_str(", clicking each cell (Tab would leave the board)");
+    }
+    if o.resolved > 0 {
+        line.push_str(", after the page loaded a different puzzle");
+    }
+    out!("{line}; the page confirmed: {:?}", o.confirmation);
 }
 
 /// A phase name and how to get its time.
-type Phase = (&'static str, fn(&Timings) -> Duration);
+type Phase = (&'static str, fn(&Timings) -> Option<Duration>);
 
-fn print_stats(session_start: Duration, ok: &[&Outcome]) {
+/// Phase times; a phase a puzzle did not reach shows `-` (one puzzle) or is left out of the
+/// medians (n says how many reached it).
+fn print_stats(session_start: Duration, all: &[Timings]) {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let phases: [Phase; 5] = [
+    let phases: [Phase; 6] = [
         ("navigation", |t| t.navigate),
         ("read", |t| t.read),
         ("solve", |t| t.solve),
         ("fill", |t| t.fill),
         ("verify", |t| t.verify),
+        ("fill + verify", |t| Some(t.fill? + t.verify?)),
     ];
-    if ok.len() <= 1 {
+    if all.len() <= 1 {
         eprintln!("{:<14}{:>10.1} ms", "session start", ms(session_start));
         for (name, get) in phases {
-            let v = ok.first().map(|o| ms(get(&o.timings))).unwrap_or(0.0);
-            eprintln!("{name:<14}{v:>10.1} ms");
-        }
-        if let Some(o) = ok.first() {
-            eprintln!("{:<14}{:>10.1} ms", "fill + verify", ms(o.timings.fill + o.timings.verify));
+            match all.first().and_then(get) {
+                Some(v) => eprintln!("{name:<14}{:>10.1} ms", ms(v)),
+                None => eprintln!("{name:<14}{:>10}    (not reached)", "-"),
+            }
         }
         return;
     }
-    eprintln!(
-        "{:<14}{:>10} {:>10} {:>10}   (n = {}, ms)",
-        "phase",
-        "median",
-        "min",
-        "max",
-        ok.len()
-    );
+    eprintln!("{:<14}{:>10} {:>10} {:>10} {:>5}   (ms)", "phase", "median", "min", "max", "n");
     eprintln!("{:<14}{:>10.1}", "session start", ms(session_start));
-    let mut rows: Vec<(&str, Vec<f64>)> = phases
-        .iter()
-        .map(|(name, get)| (*name, ok.iter().map(|o| ms(get(&o.timings))).collect()))
-        .collect();
-    rows.push((
-        "fill + verify",
-        ok.iter().map(|o| ms(o.timings.fill + o.timings.verify)).collect(),
-    ));
-    for (name, mut v) in rows {
+    for (name, get) in phases {
+        let mut v: Vec<f64> = all.iter().filter_map(get).map(ms).collect();
+        if v.is_empty() {
+            eprintln!("{name:<14}{:>10}", "-");
+            continue;
+        }
         v.sort_by(f64::total_cmp);
         let median = if v.len() % 2 == 1 {
             v[v.len() / 2]
         } else {
             (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
         };
-        eprintln!("{name:<14}{median:>10.1} {:>10.1} {:>10.1}", v[0], v[v.len() - 1]);
+        eprintln!(
+            "{name:<14}{median:>10.1} {:>10.1} {:>10.1} {:>5}",
+            v[0],
+            v[v.len() - 1],
+            v.len()
+        );
     }
+}
+
+/// `sites check --url URL --site NAME`: what each selector matches on the live page.
+fn check_live(args: &CheckArgs, dir: Option<&Path>, url: &str) -> anyhow::Result<Code> {
+    init_logging(0);
+    check_url(url)?;
+    let name = args.site.as_deref().unwrap_or("demo");
+    let site = site::find(name, dir)?.site;
+    let config = WebDriverConfig::load(args.config.as_deref())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async {
+        let cancel: Cancel = signals::watch(on_first_signal).context("watching signals")?;
+        let session = match Session::start(&config, cancel).await {
+            Ok(s) => s,
+            Err(SessionError::Cancelled(s)) => return Ok(code_for(s)),
+            Err(e) => return Err(e.into()),
+        };
+        let checked = session
+            .guard(evidence::check_page(session.driver(), &site, url, config.element_timeout()))
+            .await;
+        session.close().await;
+        let lines = match checked {
+            Ok(Ok(lines)) => lines,
+            Ok(Err(e)) => anyhow::bail!(e),
+            Err(Stop::Signal(s)) => return Ok(code_for(s)),
+            Err(stop) => anyhow::bail!(stop),
+        };
+        let mut bad = 0;
+        for l in &lines {
+            bad += usize::from(!l.ok);
+            out!("{:<6} {:<28} {}", if l.ok { "ok" } else { "error" }, l.key, l.found);
+        }
+        if bad > 0 {
+            eprintln!("sudobot: {bad} selector(s) of site `{name}` do not fit {url}");
+            return Ok(Code::Failure);
+        }
+        Ok(Code::Success)
+    })
 }
 
 pub fn run_sites(args: SitesArgs) -> anyhow::Result<Code> {
@@ -259,22 +493,28 @@ pub fn run_sites(args: SitesArgs) -> anyhow::Result<Code> {
                         .collect::<Vec<_>>()
                         .join(", ")
                 };
-                println!("{:<18} {}", s.name, s.description);
-                println!(
+                out!("{:<18} {}", s.name, s.description);
+                out!(
                     "{:<18} levels: {levels} (default {}); from {}",
-                    "", s.difficulty.default, loaded.origin
+                    "",
+                    s.difficulty.default,
+                    loaded.origin
                 );
             }
             Ok(Code::Success)
         }
-        SitesAction::Check => {
+        SitesAction::Check(check) if check.url.is_some() => {
+            let url = check.url.clone().unwrap_or_default();
+            check_live(&check, dir, &url)
+        }
+        SitesAction::Check(_) => {
             let mut bad = 0;
             for (file, result) in site::check_all(dir)? {
                 match result {
-                    Ok(name) => println!("ok     {file} ({name})"),
+                    Ok(name) => out!("ok     {file} ({name})"),
                     Err(e) => {
                         bad += 1;
-                        println!("error  {e}");
+                        out!("error  {e}");
                     }
                 }
             }

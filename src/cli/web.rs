@@ -14,10 +14,19 @@ Examples:
   sudobot web --site sudokupuzzle.org --dry-run  # read and solve, type nothing
   sudobot web --site sudoku.name --url http://127.0.0.1:8000/sudoku_name.html
   sudobot web --site demo --remote http://grid:4444   # a Selenium Grid / remote WebDriver
+  sudobot web --site demo --count 20 --report runs.jsonl -v   # one JSON line per puzzle, logs
+  RUST_LOG=thirtyfour=debug sudobot web --site sudoku.name    # every WebDriver command
 
-Exit codes: 0 solved and confirmed by the page, 1 failure (browser, page, verification; with
---count: any puzzle failed), 2 bad configuration, 3 the board has no solution or breaks a rule,
-4 the board has several solutions, 130 interrupted (Ctrl-C).")]
+Keys go only into the board: the Tab walk is checked in the page before the first key (else each
+cell is clicked), and a guard stops any key that would leave the board. Ctrl-C, SIGTERM and SIGHUP
+stop the browser at once (no key after the signal) and delete the run's files; a second Ctrl-C
+exits immediately. When a puzzle fails after the page loaded, a screenshot and the page source are
+kept in a directory named in the message (--debug-dir, --no-debug-files).
+
+Exit codes: 0 solved and confirmed by the page, 1 failure (browser, driver, page, verification;
+with --count: any puzzle failed), 2 bad configuration or arguments, 3 the board has no solution
+or breaks a rule, 4 the board has several solutions, 130 SIGINT (Ctrl-C), 143 SIGTERM, 129
+SIGHUP.")]
 pub struct WebArgs {
     /// The site to play (see `sudobot sites list`).
     #[arg(long, default_value = "demo")]
@@ -65,6 +74,20 @@ pub struct WebArgs {
     /// The browser binary (overrides `browser.binary`).
     #[arg(long, value_name = "PATH")]
     pub browser_binary: Option<PathBuf>,
+    /// Append one JSON object per puzzle to FILE (phases, outcome, reason).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Where to keep the screenshot and page source of a failed puzzle (default: a
+    /// `sudobot-debug-*` directory in the system temporary directory).
+    #[arg(long, value_name = "DIR", conflicts_with = "no_debug_files")]
+    pub debug_dir: Option<PathBuf>,
+    /// Keep no screenshot or page source when a puzzle fails.
+    #[arg(long)]
+    pub no_debug_files: bool,
+    /// Log what the bot does: -v each WebDriver command with its duration, -vv everything.
+    /// RUST_LOG (e.g. `sudobot=debug,thirtyfour=debug`) overrides it.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
 }
 
 /// Arguments of `sudobot sites`.
@@ -84,5 +107,24 @@ pub enum SitesAction {
     /// List the sites, their difficulty levels and where each file comes from.
     List,
     /// Validate every site file (selectors parse, placeholders known); errors name file and key.
-    Check,
+    /// With --url: open the page in the browser and show what each selector of --site matches.
+    Check(CheckArgs),
+}
+
+/// Arguments of `sudobot sites check`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  sudobot sites check
+  sudobot sites check --site sudokupuzzle.org --url 'https://cn.sudokupuzzle.org/online2.php?nd=4'")]
+pub struct CheckArgs {
+    /// Open this page and report what the selectors of --site match there.
+    #[arg(long, value_name = "URL", requires = "site")]
+    pub url: Option<String>,
+    /// The site whose selectors to try (with --url).
+    #[arg(long)]
+    pub site: Option<String>,
+    /// WebDriver settings file (default: the built-in webdriver.toml).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }

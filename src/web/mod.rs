@@ -2,20 +2,29 @@
 //! it, type the answer with real key events and wait for the page to confirm.
 //!
 //! - [`config`]: `webdriver.toml` (local chromedriver or a remote WebDriver/Grid URL, browser);
-//! - [`session`]: starting and stopping the driver and the browser session;
+//! - [`session`]: starting and stopping the driver and the browser session, watching the driver;
+//! - [`owner`]: the processes and files a run owns, stopped and deleted on every path;
+//! - [`signals`]: SIGINT/SIGTERM/SIGHUP: cancel at once, a second signal exits at once;
 //! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable;
 //! - [`read`], [`fill`], [`play`]: reading the board, typing, verifying one puzzle;
-//! - [`demo`]: the embedded practice page and its tiny HTTP server.
+//! - [`report`]: one puzzle's result as a JSON line; [`evidence`]: what a failure leaves and
+//!   `sites check --url`;
+//! - [`demo`]: the embedded practice page and its HTTP server (hyper).
 
 pub mod config;
 pub mod demo;
+pub mod evidence;
 pub mod fill;
+pub mod owner;
 pub mod play;
 pub mod read;
+pub mod report;
 pub mod session;
+pub mod signals;
 pub mod site;
 
 pub use config::{ConfigError, WebDriverConfig};
 pub use play::{Outcome, PlayError, PlayOptions, Timings, play};
-pub use session::{Session, SessionError};
+pub use session::{Session, SessionError, Stop};
+pub use signals::{Cancel, Signal};
 pub use site::{Site, SiteError};

@@ -4,12 +4,13 @@
 
 use std::time::{Duration, Instant};
 
+use serde::Deserialize;
 use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
 
-use super::fill::{self, Target};
+use super::fill::{self, FINISH_JS, GuardReport, PREPARE_JS, Route, TabCheck, Target};
 use super::read::{self, PageBoard, READ_JS, ReadError, ScriptCell};
-use super::site::{KeyName, ReadMode, SIDE, Site, frame_index};
+use super::site::{KeyName, Navigate, ReadMode, SIDE, Site, frame_index};
 use crate::grid::{Cell, Conflict, Geometry, Grid};
 use crate::solve::{self, Verdict};
 
@@ -22,21 +23,26 @@ pub struct PlayOptions {
     pub dry_run: bool,
     /// How long to wait for the board and frames.
     pub element_timeout: Duration,
+    /// The browser's page-load timeout (named when a load times out).
+    pub page_load_timeout: Duration,
+    /// Targets per Send Keys command (0: the whole board in one). A remote driver gets small
+    /// chunks, so a cancelled run stops after the command in flight.
+    pub chunk: usize,
 }
 
-/// Time spent in each phase.
-#[derive(Clone, Copy, Debug, Default)]
+/// Time spent in each phase; `None` for a phase not reached.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct Timings {
     /// Navigation, overlays, frames and the ready wait.
-    pub navigate: Duration,
+    pub navigate: Option<Duration>,
     /// Reading the board.
-    pub read: Duration,
+    pub read: Option<Duration>,
     /// Solving.
-    pub solve: Duration,
+    pub solve: Option<Duration>,
     /// Typing.
-    pub fill: Duration,
+    pub fill: Option<Duration>,
     /// Read-back, retries and the page's confirmation.
-    pub verify: Duration,
+    pub verify: Option<Duration>,
 }
 
 /// A finished puzzle.
@@ -52,6 +58,10 @@ pub struct Outcome {
     pub corrected: usize,
     /// Cells retyped after dropping a key.
     pub retried: usize,
+    /// Times the page showed a different puzzle and it was read and solved again.
+    pub resolved: usize,
+    /// Whether the cells were clicked because Tab would not reach exactly them.
+    pub clicked: bool,
     /// What the page showed to confirm (empty on a dry run).
     pub confirmation: String,
     /// Phase times.
@@ -102,8 +112,21 @@ pub enum PlayError {
     #[error("the board on the page has no solution; nothing was typed")]
     Unsolvable,
     /// Several solutions; nothing was typed.
-    #[error("the board on the page has several solutions; nothing was typed")]
-    Multiple,
+    #[error("the board on the page has several solutions ({0} givens); nothing was typed")]
+    Multiple(usize),
+    /// The page replaced the puzzle after it was read, twice in a row.
+    #[error("the page loaded a different puzzle after it was read ({0}); no old answer was typed")]
+    BoardChanged(String),
+    /// A key or focus left the board; the guard swallowed the rest.
+    #[error(
+        "keys left the board: {detail}; {blocked} key events were stopped before reaching the page"
+    )]
+    LeftBoard {
+        /// What happened.
+        detail: String,
+        /// Key events swallowed by the guard.
+        blocked: usize,
+    },
     /// Typing failed.
     #[error("typing the answer failed: {0}")]
     Typing(String),
@@ -138,8 +161,28 @@ pub enum PlayError {
 impl PlayError {
     /// Whether the board itself was at fault (invalid, unsolvable, several solutions).
     pub fn is_board_problem(&self) -> bool {
-        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple)
+        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple(_))
     }
+
+    /// Whether the HTTP connection to the driver failed (the driver may have just died).
+    pub fn is_transport(&self) -> bool {
+        let reason = match self {
+            PlayError::WebDriver { reason, .. } | PlayError::Typing(reason) => reason,
+            PlayError::Navigate { reason, .. } | PlayError::Frame { reason, .. } => reason,
+            _ => return false,
+        };
+        reason.contains("error sending request") || reason.contains("connection")
+    }
+
+    /// Whether the page had loaded when it failed (evidence is worth keeping).
+    pub fn after_load(&self) -> bool {
+        !matches!(self, PlayError::Navigate { .. })
+    }
+}
+
+/// A failed lookup named with its selector.
+fn wd_selector(step: &'static str, selector: &str, e: WebDriverError) -> PlayError {
+    PlayError::WebDriver { step, reason: format!("selector `{selector}`: {}", short(&e)) }
 }
 
 fn wd(step: &'static str) -> impl Fn(WebDriverError) -> PlayError {
@@ -147,7 +190,7 @@ fn wd(step: &'static str) -> impl Fn(WebDriverError) -> PlayError {
 }
 
 /// The driver's message on one line, without the stack trace chromedriver appends.
-fn short(e: &WebDriverError) -> String {
+pub fn short(e: &WebDriverError) -> String {
     let text = e.to_string();
     let text = text.split("Stacktrace").next().unwrap_or("");
     let mut line = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -159,72 +202,305 @@ fn short(e: &WebDriverError) -> String {
     line
 }
 
-/// Plays one puzzle.
+fn timed(slot: &mut Option<Duration>, start: Instant) {
+    *slot = Some(slot.unwrap_or_default() + start.elapsed());
+}
+
+/// Plays one puzzle. `timings` is filled phase by phase, so a failure still shows the phases
+/// it reached.
 pub async fn play(
     driver: &WebDriver,
     site: &Site,
     options: &PlayOptions,
+    timings: &mut Timings,
 ) -> Result<Outcome, PlayError> {
-    let mut timings = Timings::default();
     let t = Instant::now();
     open(driver, site, options).await?;
-    timings.navigate = t.elapsed();
+    timed(&mut timings.navigate, t);
 
-    let t = Instant::now();
-    let board = read_board(driver, site).await?;
-    timings.read = t.elapsed();
+    let mut resolved = 0;
+    let mut mode = site.board.read;
+    loop {
+        let t = Instant::now();
+        let board = read_board(driver, site, mode).await?;
+        timed(&mut timings.read, t);
 
-    let t = Instant::now();
+        let t = Instant::now();
+        let (puzzle, solution) = solve_board(&board)?;
+        timed(&mut timings.solve, t);
+
+        let targets = fill::plan(&board, solution.cells());
+        let mut outcome = Outcome {
+            typed: targets.len(),
+            corrected: targets.iter().filter(|t| t.clear > 0).count(),
+            puzzle,
+            solution,
+            retried: 0,
+            resolved,
+            clicked: false,
+            confirmation: String::new(),
+            timings: *timings,
+        };
+        if options.dry_run {
+            return Ok(outcome);
+        }
+
+        let t = Instant::now();
+        let typed = type_guarded(driver, site, options, &board, &targets, &mut outcome).await;
+        timed(&mut timings.fill, t);
+        let t = Instant::now();
+        let result = match typed {
+            Ok(Typed::Done { cells, before, alert, after }) => {
+                let typed = Typed2 { cells, before, alert, after };
+                verify(driver, site, typed, &board, &targets, &mut outcome).await
+            }
+            Ok(Typed::Changed(why)) if resolved == 0 => {
+                // Read, solve and type again, once: never an old answer into a new puzzle.
+                tracing::info!("{why}: reading the board again");
+                resolved += 1;
+                mode = ReadMode::Script;
+                timed(&mut timings.verify, t);
+                continue;
+            }
+            Ok(Typed::Changed(why)) => Err(PlayError::BoardChanged(why)),
+            Err(e) => Err(e),
+        };
+        timed(&mut timings.verify, t);
+        outcome.timings = *timings;
+        return result.map(|()| outcome);
+    }
+}
+
+/// Solves the givens; a board problem is an error that says nothing was typed.
+fn solve_board(board: &PageBoard) -> Result<(Grid, Grid), PlayError> {
     // 9 is a supported side and digits are 1-9, so neither step can fail on page input.
     let geometry = std::sync::Arc::new(Geometry::for_side(SIDE).expect("9x9 is supported"));
     let puzzle = Grid::new(geometry, board.puzzle_values()?).expect("digits 1-9 fit a 9x9 grid");
-    let solution = match solve::solve(&puzzle) {
-        Verdict::Unique(s) => s,
-        Verdict::Invalid(c) => return Err(PlayError::Invalid(c)),
-        Verdict::Unsolvable => return Err(PlayError::Unsolvable),
-        Verdict::Multiple(..) => return Err(PlayError::Multiple),
-    };
-    timings.solve = t.elapsed();
-
-    let targets = fill::plan(&board, solution.cells());
-    let corrected = targets.iter().filter(|t| t.clear > 0).count();
-    let mut outcome = Outcome {
-        puzzle,
-        solution,
-        typed: targets.len(),
-        corrected,
-        retried: 0,
-        confirmation: String::new(),
-        timings,
-    };
-    if options.dry_run {
-        return Ok(outcome);
+    match solve::solve(&puzzle) {
+        Verdict::Unique(s) => Ok((puzzle, s)),
+        Verdict::Invalid(c) => Err(PlayError::Invalid(c)),
+        Verdict::Unsolvable => Err(PlayError::Unsolvable),
+        Verdict::Multiple(..) => Err(PlayError::Multiple(board.givens())),
     }
+}
 
-    let t = Instant::now();
-    let cells = fill::elements(driver, site).await.map_err(wd("finding the cells"))?;
-    if cells.len() != SIDE * SIDE {
-        return Err(PlayError::Read(ReadError::CellCount {
-            selector: site.board.cells.clone(),
-            found: cells.len(),
-            missing: String::new(),
-        }));
+/// What [`PREPARE_JS`] returns.
+#[derive(Deserialize)]
+struct Prepared {
+    #[serde(default)]
+    missing: Option<usize>,
+    #[serde(default)]
+    elements: Vec<serde_json::Value>,
+    #[serde(default)]
+    cells: Vec<ScriptCell>,
+    #[serde(default)]
+    tab: TabCheck,
+    #[serde(default)]
+    marker: Option<String>,
+}
+
+/// What [`FINISH_JS`] returns.
+#[derive(Deserialize)]
+struct Finished {
+    cells: Vec<ScriptCell>,
+    guard: Option<GuardReport>,
+}
+
+/// The result of typing.
+enum Typed {
+    /// Typed; the cells, whether the success marker showed success before typing, and an alert
+    /// the page raised while keys were typed.
+    Done { cells: Vec<WebElement>, before: bool, alert: Option<String>, after: PageBoard },
+    /// The board was not the one solved (before the first key or while typing).
+    Changed(String),
+}
+
+/// Re-reads the givens and checks the route and installs the guard (one script), types, then
+/// reads the guard's report. Keys reach only board cells.
+async fn type_guarded(
+    driver: &WebDriver,
+    site: &Site,
+    options: &PlayOptions,
+    board: &PageBoard,
+    targets: &[Target],
+    outcome: &mut Outcome,
+) -> Result<Typed, PlayError> {
+    let (prepared, handle) = prepare(driver, site, targets).await?;
+    if let Some(missing) = prepared.missing {
+        return Ok(Typed::Changed(format!("{missing} board cells are gone")));
     }
-    fill::type_plan(driver, site, &board, &cells, &targets)
-        .await
-        .map_err(|e| PlayError::Typing(short(&e)))?;
-    outcome.timings.fill = t.elapsed();
+    let now = read::from_script(site, prepared.cells)?;
+    if let Some(i) = (0..SIDE * SIDE)
+        .find(|&i| now.given[i] != board.given[i] || (board.given[i] && now.raw[i] != board.raw[i]))
+    {
+        return Ok(Typed::Changed(format!(
+            "{} was {:?} when read and is {:?} now",
+            Cell::from_index(i, SIDE),
+            board.raw[i],
+            now.raw[i]
+        )));
+    }
+    let cells: Vec<WebElement> = prepared
+        .elements
+        .into_iter()
+        .map(|v| WebElement::from_json(v, handle.clone()))
+        .collect::<WebDriverResult<_>>()
+        .map_err(wd("preparing to type"))?;
+    let success = &site.completion.success;
+    let before =
+        prepared.marker.is_some_and(|m| !success.text.is_empty() && m.contains(&success.text));
+    let route = match site.fill.navigate {
+        Navigate::Click => Route::Click,
+        Navigate::Tab if prepared.tab.ok => {
+            let position: Vec<usize> = prepared
+                .tab
+                .order
+                .iter()
+                .map(|&i| targets.iter().position(|t| t.index == i).unwrap_or(0))
+                .collect();
+            Route::Tab { order: position, steps: prepared.tab.steps }
+        }
+        Navigate::Tab => {
+            tracing::info!(
+                "Tab would not reach exactly the cells to type ({}); clicking each cell",
+                prepared.tab.reason
+            );
+            Route::Click
+        }
+    };
+    outcome.clicked = route == Route::Click && site.fill.navigate == Navigate::Tab;
+    let started = Instant::now();
+    let typing =
+        fill::type_plan(driver, site.fill.strategy, &route, &cells, targets, options.chunk).await;
+    tracing::debug!(elapsed = ?started.elapsed(), cells = targets.len(), ?route, "typed");
+    let mut alert = None;
+    if let Err(e) = typing {
+        match take_alert(driver, &e).await? {
+            Some(text) => alert = Some(text),
+            None => return Err(PlayError::Typing(short(&e))),
+        }
+    }
+    let (guard, after) = finish(driver, site, &mut alert).await?;
+    let Some(guard) = guard else {
+        return Ok(Typed::Changed("the page reloaded or navigated while keys were typed".into()));
+    };
+    tracing::debug!(?guard, "guard report");
+    if let Some(why) = guard.changed {
+        return Ok(Typed::Changed(why));
+    }
+    if let Some(detail) = guard.left {
+        return Err(PlayError::LeftBoard { detail, blocked: guard.blocked });
+    }
+    if !guard.others.is_empty() {
+        return Err(PlayError::LeftBoard {
+            detail: format!("other controls changed: {}", guard.others.join(", ")),
+            blocked: guard.blocked,
+        });
+    }
+    if let Some(i) = (0..SIDE * SIDE).find(|&i| board.given[i] && after.raw[i] != board.raw[i]) {
+        return Ok(Typed::Changed(format!(
+            "given {} changed from {:?} to {:?}",
+            Cell::from_index(i, SIDE),
+            board.raw[i],
+            after.raw[i]
+        )));
+    }
+    Ok(Typed::Done { cells, before, alert, after })
+}
 
-    let t = Instant::now();
-    outcome.retried = read_back(driver, site, &cells, &targets, outcome.solution.cells()).await?;
-    outcome.confirmation = confirm(driver, site, &cells, &board).await?;
-    outcome.timings.verify = t.elapsed();
-    Ok(outcome)
+/// Runs [`PREPARE_JS`] for `targets` (re-reads the board, checks the Tab route, installs the
+/// guard).
+async fn prepare(
+    driver: &WebDriver,
+    site: &Site,
+    targets: &[Target],
+) -> Result<(Prepared, std::sync::Arc<thirtyfour::session::handle::SessionHandle>), PlayError> {
+    let success = &site.completion.success;
+    let marker: serde_json::Value = match (&success.selector, success.title) {
+        (Some(sel), _) => sel.clone().into(),
+        (None, true) => "title".into(),
+        _ => serde_json::Value::Null,
+    };
+    let ids = site.cell_ids().map(serde_json::Value::from).unwrap_or(serde_json::Value::Null);
+    let [sel, kind, name] = <[serde_json::Value; 3]>::try_from(read::read_args(site))
+        .expect("read_args gives three arguments");
+    let target_idx: Vec<usize> = targets.iter().map(|t| t.index).collect();
+    let args = vec![sel, ids, kind, name, target_idx.into(), marker, success.text.clone().into()];
+    let ret = driver.execute(PREPARE_JS, args).await.map_err(wd("preparing to type"))?;
+    let handle = driver.handle().clone();
+    let prepared: Prepared = ret.convert().map_err(wd("preparing to type"))?;
+    Ok((prepared, handle))
+}
+
+/// Runs [`FINISH_JS`]: the guard's report (`None`: the page lost it) and the board as it is
+/// now. An alert in the way is read and accepted into `alert`.
+async fn finish(
+    driver: &WebDriver,
+    site: &Site,
+    alert: &mut Option<String>,
+) -> Result<(Option<GuardReport>, PageBoard), PlayError> {
+    let finished = loop {
+        match driver.execute(FINISH_JS, read::read_args(site)).await {
+            Ok(r) => break r.convert::<Finished>().map_err(wd("reading back"))?,
+            Err(e) => match take_alert(driver, &e).await? {
+                Some(text) if alert.is_none() => *alert = Some(text),
+                _ => return Err(wd("reading back")(e)),
+            },
+        }
+    };
+    tracing::debug!(guard = ?finished.guard, "read back");
+    Ok((finished.guard, read::from_script(site, finished.cells)?))
+}
+
+/// If `e` is an open alert, reads and accepts it and returns its text.
+async fn take_alert(driver: &WebDriver, e: &WebDriverError) -> Result<Option<String>, PlayError> {
+    if !matches!(e.as_inner(), WebDriverErrorInner::UnexpectedAlertOpen(..)) {
+        return Ok(None);
+    }
+    let text = driver.get_alert_text().await.map_err(wd("reading the alert"))?;
+    driver.accept_alert().await.map_err(wd("accepting the alert"))?;
+    tracing::debug!("the page raised an alert: {text:?}");
+    Ok(Some(text))
+}
+
+/// A finished typing run, for [`verify`].
+struct Typed2 {
+    cells: Vec<WebElement>,
+    before: bool,
+    alert: Option<String>,
+    after: PageBoard,
+}
+
+/// Read-back, one retry for dropped keys, then the page's own confirmation.
+async fn verify(
+    driver: &WebDriver,
+    site: &Site,
+    typed: Typed2,
+    board: &PageBoard,
+    targets: &[Target],
+    outcome: &mut Outcome,
+) -> Result<(), PlayError> {
+    let Typed2 { cells, before, mut alert, after } = typed;
+    outcome.retried =
+        read_back(driver, site, &cells, targets, outcome.solution.cells(), after, &mut alert)
+            .await?;
+    outcome.confirmation = confirm(driver, site, &cells, board, before, alert).await?;
+    Ok(())
 }
 
 /// Navigation, overlays, cookies, frames and the ready wait.
 async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<(), PlayError> {
     let nav = |e: WebDriverError| {
+        if matches!(e.as_inner(), WebDriverErrorInner::WebDriverTimeout(..)) {
+            return PlayError::Navigate {
+                url: options.url.clone(),
+                reason: format!(
+                    "the page did not finish loading: timed out after {:?} \
+                     (`browser.page_load_timeout_ms`)",
+                    options.page_load_timeout
+                ),
+            };
+        }
         let full = short(&e);
         // The browser's own code (net::ERR_CONNECTION_REFUSED, ...) says it best.
         let reason = full
@@ -235,7 +511,9 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
         PlayError::Navigate { url: options.url.clone(), reason }
     };
     driver.enter_default_frame().await.map_err(wd("leaving frames"))?;
+    let t = Instant::now();
     driver.goto(&options.url).await.map_err(nav)?;
+    tracing::debug!(elapsed = ?t.elapsed(), url = %options.url, "page loaded");
     // Chromium shows its own error page instead of failing the command when the server refuses.
     let refused: Option<String> = driver
         .execute(
@@ -267,9 +545,28 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
             .await;
     }
     for frame in &site.frames {
+        // A page opened at the frame's own URL already holds the board: enter frames only
+        // while the board is not in the current document.
+        if board_here(driver, site).await {
+            tracing::debug!("the board is in this document; not entering frame `{frame}`");
+            break;
+        }
         enter_frame(driver, frame, options.element_timeout).await?;
     }
     wait_ready(driver, site, options.element_timeout).await
+}
+
+/// Whether the current document has at least one board cell.
+async fn board_here(driver: &WebDriver, site: &Site) -> bool {
+    driver
+        .execute(
+            "return document.querySelector(arguments[0]) !== null;",
+            vec![site.board.cells.clone().into()],
+        )
+        .await
+        .ok()
+        .and_then(|r| r.convert::<bool>().ok())
+        .unwrap_or(false)
 }
 
 async fn enter_frame(driver: &WebDriver, frame: &str, bound: Duration) -> Result<(), PlayError> {
@@ -308,7 +605,9 @@ async fn read_script(driver: &WebDriver, site: &Site) -> WebDriverResult<Vec<Scr
     driver.execute(READ_JS, read::read_args(site)).await?.convert()
 }
 
-/// Waits until the cells are there and enough givens hold digits.
+/// Waits until the cells are there and enough givens hold digits, or until a board with fewer
+/// givens has stayed the same for [`SETTLE`] (it is read and refused as having several
+/// solutions, not called "not ready"). A driver that stops answering ends the wait at once.
 async fn wait_ready(
     driver: &WebDriver,
     site: &Site,
@@ -318,14 +617,29 @@ async fn wait_ready(
     let min_givens = site.board.min_givens;
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(25));
+    let mut stable: Option<(Vec<String>, Instant)> = None;
     loop {
         tick.tick().await;
         let detail = match read_script(driver, site).await {
             Ok(cells) => match read::from_script(site, cells) {
                 Ok(board) if board.givens() >= min_givens => return Ok(()),
-                Ok(board) => format!("81 cells but only {} givens", board.givens()),
+                Ok(board) => {
+                    let givens = board.givens();
+                    if givens > 0 {
+                        match &stable {
+                            Some((raw, since)) if *raw == board.raw => {
+                                if since.elapsed() >= SETTLE {
+                                    return Ok(());
+                                }
+                            }
+                            _ => stable = Some((board.raw.clone(), Instant::now())),
+                        }
+                    }
+                    format!("81 cells but only {givens} givens")
+                }
                 Err(e) => e.to_string(),
             },
+            Err(e) if is_transport(&e) => return Err(wd("waiting for the board")(e)),
             Err(e) => short(&e),
         };
         if start.elapsed() >= bound {
@@ -334,9 +648,24 @@ async fn wait_ready(
     }
 }
 
+/// How long a board with fewer givens than `min_givens` must stay unchanged to be read.
+const SETTLE: Duration = Duration::from_millis(1000);
+
+/// Whether the error is the HTTP connection to the driver failing (not a page problem).
+fn is_transport(e: &WebDriverError) -> bool {
+    matches!(
+        e.as_inner(),
+        WebDriverErrorInner::HttpError(..) | WebDriverErrorInner::RequestFailed(..)
+    )
+}
+
 /// Reads the board in one command.
-async fn read_board(driver: &WebDriver, site: &Site) -> Result<PageBoard, PlayError> {
-    Ok(match site.board.read {
+async fn read_board(
+    driver: &WebDriver,
+    site: &Site,
+    mode: ReadMode,
+) -> Result<PageBoard, PlayError> {
+    Ok(match mode {
         ReadMode::Source => {
             let html = driver.source().await.map_err(wd("reading the page source"))?;
             read::parse_source(&html, site)?
@@ -356,9 +685,9 @@ async fn read_back(
     cells: &[WebElement],
     targets: &[Target],
     solution: &[u8],
+    now: PageBoard,
+    alert: &mut Option<String>,
 ) -> Result<usize, PlayError> {
-    let now =
-        read::from_script(site, read_script(driver, site).await.map_err(wd("reading back"))?)?;
     let wrong: Vec<Target> = targets
         .iter()
         .filter(|t| now.raw[t.index] != t.digit.to_string())
@@ -367,11 +696,28 @@ async fn read_back(
     if wrong.is_empty() {
         return check_full(&now, solution).map(|()| 0);
     }
-    fill::type_with_clicks(driver, cells, &wrong)
-        .await
-        .map_err(|e| PlayError::Typing(short(&e)))?;
-    let again =
-        read::from_script(site, read_script(driver, site).await.map_err(wd("reading back"))?)?;
+    tracing::debug!(cells = wrong.len(), "retyping cells that dropped a key");
+    // The retry is guarded as the first run was.
+    let (prepared, _) = prepare(driver, site, &wrong).await?;
+    if prepared.missing.is_some() {
+        return Err(PlayError::BoardChanged("board cells are gone".into()));
+    }
+    let typing = fill::type_with_clicks(driver, cells, &wrong).await;
+    if let Err(e) = typing
+        && take_alert(driver, &e).await?.map(|t| *alert = Some(t)).is_none()
+    {
+        return Err(PlayError::Typing(short(&e)));
+    }
+    let (guard, again) = finish(driver, site, alert).await?;
+    let guard = guard.ok_or_else(|| {
+        PlayError::BoardChanged("the page reloaded or navigated while keys were typed".into())
+    })?;
+    if let Some(why) = guard.changed {
+        return Err(PlayError::BoardChanged(why));
+    }
+    if let Some(detail) = guard.left {
+        return Err(PlayError::LeftBoard { detail, blocked: guard.blocked });
+    }
     if let Some(t) = wrong.iter().find(|t| again.raw[t.index] != t.digit.to_string()) {
         return Err(PlayError::Dropped {
             cell: Cell::from_index(t.index, SIDE),
@@ -399,10 +745,41 @@ async fn confirm(
     site: &Site,
     cells: &[WebElement],
     board: &PageBoard,
+    before: bool,
+    alert: Option<String>,
 ) -> Result<String, PlayError> {
     let completion = &site.completion;
+    let success = &completion.success;
+    if let Some(text) = &alert {
+        // An alert raised while the last keys were typed.
+        if success.alert && text.contains(&success.text) {
+            return Ok(format!("alert: {text}"));
+        }
+        return Err(PlayError::NotConfirmed {
+            waited: Duration::ZERO,
+            detail: if success.alert {
+                format!("the alert said {text:?}, expected {:?}", success.text)
+            } else {
+                format!("the page raised an alert: {text:?}")
+            },
+        });
+    }
+    if before {
+        let what =
+            success.selector.as_deref().map(|s| format!("`{s}`")).unwrap_or("the title".into());
+        return Err(PlayError::NotConfirmed {
+            waited: Duration::ZERO,
+            detail: format!(
+                "{what} already showed {:?} before anything was typed, so it proves nothing",
+                success.text
+            ),
+        });
+    }
     if let Some(submit) = &completion.submit {
-        let button = driver.find(By::Css(submit)).await.map_err(wd("finding the submit button"))?;
+        let button = driver
+            .find(By::Css(submit))
+            .await
+            .map_err(|e| wd_selector("finding the submit button", submit, e))?;
         button.click().await.map_err(wd("clicking the submit button"))?;
     }
     if let Some(key) = completion.key {
@@ -426,7 +803,6 @@ async fn confirm(
             .await
             .map_err(wd("pressing the completion key"))?;
     }
-    let success = &completion.success;
     let bound = Duration::from_millis(completion.timeout_ms);
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(20));

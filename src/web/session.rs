@@ -1,11 +1,11 @@
 //! The browser session: spawning chromedriver on a free port (or connecting to a remote WebDriver
-//! URL), building Chrome capabilities from `webdriver.toml`, and tearing everything down on every
-//! path (quit the session, ask the driver to shut down, kill it if it does not).
+//! URL), building Chrome capabilities from `webdriver.toml`, watching the driver while work runs
+//! ([`Session::guard`]: signals, a driver that dies or hangs), and tearing everything down on
+//! every path through [`super::owner`].
 //!
 //! Errors are turned into one clear message with the driver and browser versions where they can
 //! be found, and what to install.
 
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -13,9 +13,11 @@ use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::process::{Child, Command};
+use tokio::process::Command;
 
 use super::config::{DriverMode, WebDriverConfig};
+use super::owner::{DriverTree, ProcState, RunDir};
+use super::signals::{Cancel, Signal};
 
 /// Why a session could not start.
 #[derive(Debug, thiserror::Error)]
@@ -69,28 +71,61 @@ pub enum SessionError {
     /// A WebDriver command failed while setting up.
     #[error("setting up the browser session: {0}")]
     Setup(String),
+    /// The driver died or stopped answering while the session started.
+    #[error("{0}")]
+    DriverDied(String),
+    /// A signal came while the session started.
+    #[error("interrupted by {} while starting the browser", .0.name())]
+    Cancelled(Signal),
 }
 
-/// A running session and the driver process we spawned, if any.
+/// Why a running session stopped before its work was done.
+#[derive(Debug, thiserror::Error)]
+pub enum Stop {
+    /// A signal asked sudobot to stop.
+    #[error("interrupted by {}", .0.name())]
+    Signal(Signal),
+    /// The driver died, was stopped or stopped answering.
+    #[error("{0}")]
+    Driver(String),
+}
+
+/// A running session: the WebDriver handle, and for a local driver the process tree and the
+/// run's directory ([`super::owner`]). Every way out ([`Session::close`], drop on an error or a
+/// panic) stops the tree before deleting the directory; a remote session is deleted on the
+/// server within a bound.
 pub struct Session {
     driver: Option<WebDriver>,
-    child: Option<LocalDriver>,
-    profile: Option<PathBuf>,
+    tree: Option<DriverTree>,
+    dir: Option<RunDir>,
+    port: u16,
+    cancel: Cancel,
     /// The WebDriver server URL (local or remote).
     pub server_url: String,
 }
 
-struct LocalDriver {
-    child: Child,
-    port: u16,
-}
+/// How long deleting a remote session may take on the way out (signals must exit within 2 s).
+const REMOTE_QUIT_BOUND: Duration = Duration::from_millis(1500);
 
 impl Session {
-    /// Starts a session as the config says.
-    pub async fn start(config: &WebDriverConfig) -> Result<Session, SessionError> {
-        let mut session =
-            Session { driver: None, child: None, profile: None, server_url: String::new() };
-        match session.start_inner(config).await {
+    /// Starts a session as the config says. A signal on `cancel` during the start stops it and
+    /// cleans up; so does a driver that dies while starting.
+    pub async fn start(config: &WebDriverConfig, cancel: Cancel) -> Result<Session, SessionError> {
+        let mut session = Session {
+            driver: None,
+            tree: None,
+            dir: None,
+            port: 0,
+            cancel: cancel.clone(),
+            server_url: String::new(),
+        };
+        let mut signal = cancel;
+        let result = tokio::select! {
+            biased;
+            s = signal.wait() => Err(SessionError::Cancelled(s)),
+            r = session.start_inner(config) => r,
+        };
+        match result {
             Ok(()) => Ok(session),
             Err(e) => {
                 session.close().await;
@@ -101,18 +136,23 @@ impl Session {
 
     async fn start_inner(&mut self, config: &WebDriverConfig) -> Result<(), SessionError> {
         let start_timeout = Duration::from_millis(config.driver.start_timeout_ms);
-        self.server_url = match config.driver.mode {
-            DriverMode::Local => {
-                let binary = &config.driver.driver_binary;
-                let local = spawn_driver(binary, start_timeout).await?;
-                let url = format!("http://127.0.0.1:{}", local.port);
-                self.child = Some(local);
-                url
-            }
-            DriverMode::Remote => {
-                let url = config.driver.url.clone().unwrap_or_default();
-                url.trim_end_matches('/').to_string()
-            }
+        let local = config.driver.mode == DriverMode::Local;
+        self.server_url = if local {
+            let binary = &config.driver.driver_binary;
+            let dir = RunDir::create().map_err(|e| {
+                SessionError::Setup(format!(
+                    "cannot create the run directory in {}: {e}",
+                    std::env::temp_dir().display()
+                ))
+            })?;
+            let dir = self.dir.insert(dir);
+            let (tree, port) = spawn_driver(binary, dir, start_timeout).await?;
+            self.tree = Some(tree);
+            self.port = port;
+            format!("http://127.0.0.1:{port}")
+        } else {
+            let url = config.driver.url.clone().unwrap_or_default();
+            url.trim_end_matches('/').to_string()
         };
         let mut caps = DesiredCapabilities::chrome();
         let setup = |e: WebDriverError| SessionError::Setup(e.to_string());
@@ -124,17 +164,13 @@ impl Session {
         }
         let [w, h] = config.browser.window_size;
         caps.add_arg(&format!("--window-size={w},{h}")).map_err(setup)?;
-        // A fresh profile per run: no cookies or saved progress from earlier runs. Only for a
-        // local driver; a remote browser runs on another machine with its own temp profile.
-        if config.driver.mode == DriverMode::Local {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.subsec_nanos())
-                .unwrap_or(0);
-            let dir = std::env::temp_dir()
-                .join(format!("sudobot-profile-{}-{nanos}", std::process::id()));
-            caps.add_arg(&format!("--user-data-dir={}", dir.display())).map_err(setup)?;
-            self.profile = Some(dir);
+        // A fresh profile per run inside the run's directory (no cookies or saved progress from
+        // earlier runs), and the DevTools connection over a pipe: the browser exits by itself
+        // when its driver dies. Only for a local driver; a remote browser runs on another
+        // machine with its own temporary profile.
+        if let Some(dir) = &self.dir {
+            caps.add_arg(&format!("--user-data-dir={}", dir.profile().display())).map_err(setup)?;
+            caps.add_arg("--remote-debugging-pipe").map_err(setup)?;
         }
         if let Some(binary) = &config.browser.binary {
             caps.set_binary(binary).map_err(setup)?;
@@ -142,17 +178,29 @@ impl Session {
         // Alerts stay open until we handle them (sites that confirm with an alert).
         caps.set("unhandledPromptBehavior", "ignore").map_err(setup)?;
 
-        let connect = WebDriver::builder(&self.server_url, caps).request_timeout(start_timeout);
-        let driver = match tokio::time::timeout(start_timeout, connect).await {
-            Err(_) => {
-                return Err(SessionError::Unreachable {
-                    url: self.server_url.clone(),
-                    reason: format!("no session after {start_timeout:?}"),
-                });
+        let connect = WebDriver::builder(&self.server_url, caps)
+            .request_timeout(start_timeout)
+            .client(LoggedClient::new(start_timeout));
+        let started = Instant::now();
+        let driver = tokio::select! {
+            biased;
+            fault = self.driver_fault() => return Err(SessionError::DriverDied(fault)),
+            () = self.browser_gone() => {
+                return Err(self.browser_failed(config, "the browser exited while starting \
+                    (chromedriver was still waiting for it)".into()).await);
             }
-            Ok(Ok(d)) => d,
-            Ok(Err(e)) => return Err(self.explain(e, config).await),
+            r = tokio::time::timeout(start_timeout, connect) => match r {
+                Err(_) => {
+                    return Err(SessionError::Unreachable {
+                        url: self.server_url.clone(),
+                        reason: format!("no session after {start_timeout:?}"),
+                    });
+                }
+                Ok(Ok(d)) => d,
+                Ok(Err(e)) => return Err(self.explain(e, config).await),
+            },
         };
+        tracing::debug!(elapsed = ?started.elapsed(), url = %self.server_url, "session created");
         let timeouts = TimeoutConfiguration::new(
             Some(Duration::from_secs(30)),
             Some(Duration::from_millis(config.browser.page_load_timeout_ms)),
@@ -163,34 +211,53 @@ impl Session {
         result.map_err(setup)
     }
 
+    /// Resolves when a local driver has had time to launch the browser and no process of the
+    /// browser runs (a browser that exits at once leaves chromedriver waiting on its DevTools
+    /// pipe).
+    async fn browser_gone(&self) {
+        let Some(tree) = &self.tree else {
+            return std::future::pending().await;
+        };
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let mut tick = tokio::time::interval(Duration::from_millis(200));
+        loop {
+            tick.tick().await;
+            if tree.children().is_empty() {
+                return;
+            }
+        }
+    }
+
+    async fn browser_failed(&self, config: &WebDriverConfig, reason: String) -> SessionError {
+        let local = config.driver.mode == DriverMode::Local;
+        let driver_version = if local {
+            version_of(&config.driver.driver_binary).await
+        } else {
+            format!("remote at {}", self.server_url)
+        };
+        let browser_bin = config.browser.binary.clone().unwrap_or_else(|| "chromium".into());
+        let browser_version = if local { version_of(&browser_bin).await } else { "remote".into() };
+        let advice = if reason.contains("only supports") || reason.contains("version") {
+            "install a matching pair (Debian/Ubuntu: `apt-get install chromium chromium-driver`)"
+        } else if reason.contains("cannot find") || reason.contains("binary") {
+            "install Chromium (`apt-get install chromium`) or set `browser.binary`"
+        } else {
+            "check `browser.binary` and `browser.args` (root in a container needs --no-sandbox \
+             --disable-dev-shm-usage) and that the browser runs on its own"
+        };
+        SessionError::BrowserFailed {
+            reason,
+            driver_version,
+            browser_version,
+            advice: advice.to_string(),
+        }
+    }
+
     async fn explain(&self, e: WebDriverError, config: &WebDriverConfig) -> SessionError {
         match e.as_inner() {
             WebDriverErrorInner::SessionNotCreated(info) => {
                 let reason = info.value.message.lines().next().unwrap_or("").to_string();
-                let local = config.driver.mode == DriverMode::Local;
-                let driver_version = if local {
-                    version_of(&config.driver.driver_binary).await
-                } else {
-                    format!("remote at {}", self.server_url)
-                };
-                let browser_bin =
-                    config.browser.binary.clone().unwrap_or_else(|| "chromium".into());
-                let browser_version =
-                    if local { version_of(&browser_bin).await } else { "remote".into() };
-                let advice = if reason.contains("only supports") || reason.contains("version") {
-                    "install a matching pair (Debian/Ubuntu: `apt-get install chromium chromium-driver`)"
-                } else if reason.contains("cannot find") || reason.contains("binary") {
-                    "install Chromium (`apt-get install chromium`) or set `browser.binary`"
-                } else {
-                    "check `browser.args` (root in a container needs --no-sandbox \
-                     --disable-dev-shm-usage) and that the browser runs on its own"
-                };
-                SessionError::BrowserFailed {
-                    reason,
-                    driver_version,
-                    browser_version,
-                    advice: advice.to_string(),
-                }
+                self.browser_failed(config, reason).await
             }
             WebDriverErrorInner::RequestFailed(m) | WebDriverErrorInner::HttpError(m) => {
                 // The HTTP client's message hides the cause; a plain connect shows it
@@ -211,28 +278,250 @@ impl Session {
         self.driver.as_ref().expect("session has a driver until closed")
     }
 
-    /// Quits the browser, stops a spawned driver and removes the temporary profile. Never
-    /// fails; every step is bounded.
-    pub async fn close(mut self) {
-        let bound = Duration::from_secs(5);
-        if let Some(driver) = self.driver.take() {
-            let _ = tokio::time::timeout(bound, driver.quit()).await;
+    /// The local driver's pid, if sudobot spawned it.
+    pub fn driver_pid(&self) -> Option<i32> {
+        self.tree.as_ref().map(DriverTree::pid)
+    }
+
+    /// Runs `work` while watching for a signal and for the driver dying or hanging; whichever
+    /// comes first wins. Dropping `work` abandons the command in flight: close the session next
+    /// (that kills a local driver tree, so nothing more is typed).
+    pub async fn guard<T>(&self, work: impl std::future::Future<Output = T>) -> Result<T, Stop> {
+        let mut signal = self.cancel.clone();
+        tokio::select! {
+            biased;
+            s = signal.wait() => Err(Stop::Signal(s)),
+            fault = self.driver_fault() => Err(Stop::Driver(fault)),
+            r = work => Ok(r),
         }
-        if let Some(mut local) = self.child.take() {
-            // chromedriver's /shutdown closes any browser it still owns, then exits.
-            let _ = tokio::time::timeout(bound, http_get(local.port, "/shutdown")).await;
-            if tokio::time::timeout(bound, local.child.wait()).await.is_err() {
-                let _ = local.child.kill().await;
+    }
+
+    /// Whether a local driver has exited or is stopped now (checked when a command failed, so a
+    /// dead driver is named as such, not as an HTTP error).
+    pub fn driver_problem(&self) -> Option<String> {
+        let tree = self.tree.as_ref()?;
+        match tree.state() {
+            ProcState::Alive => None,
+            ProcState::Gone => {
+                let how = tree
+                    .exit_status()
+                    .map(|s| format!(" ({})", describe_exit(s)))
+                    .unwrap_or_default();
+                Some(format!("{} (pid {}) exited{how}", tree.binary(), tree.pid()))
+            }
+            ProcState::Stopped => Some(format!(
+                "{} (pid {}) is stopped (SIGSTOP or a debugger) and cannot answer",
+                tree.binary(),
+                tree.pid()
+            )),
+        }
+    }
+
+    /// Resolves (with a message naming the driver) when the driver exits, is stopped, or stops
+    /// answering `/status`. A local driver's process state is checked every 50 ms; `/status` is
+    /// asked every second and must fail twice (2 s each) to count, so a busy machine is not
+    /// mistaken for a hung driver.
+    async fn driver_fault(&self) -> String {
+        let process = async {
+            if self.tree.is_none() {
+                return std::future::pending::<String>().await;
+            }
+            let mut tick = tokio::time::interval(Duration::from_millis(50));
+            loop {
+                tick.tick().await;
+                if let Some(m) = self.driver_problem() {
+                    return m;
+                }
+            }
+        };
+        let answering = async {
+            let Some((host, port)) = host_port(&self.server_url) else {
+                return std::future::pending::<String>().await;
+            };
+            let bound = Duration::from_secs(2);
+            let mut failures = 0;
+            let mut tick = tokio::time::interval(Duration::from_secs(1));
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let answer = tokio::time::timeout(bound, http_get(&host, port, "/status")).await;
+                match answer {
+                    Ok(Ok(body)) if body.starts_with("HTTP/1.1 200") => failures = 0,
+                    Ok(Ok(body)) => {
+                        failures += 1;
+                        tracing::debug!("/status answered {:?}", body.lines().next());
+                    }
+                    Ok(Err(e)) if self.tree.is_none() => {
+                        return format!(
+                            "the WebDriver server at {} stopped answering ({e})",
+                            self.server_url
+                        );
+                    }
+                    Ok(Err(_)) | Err(_) => failures += 1,
+                }
+                if failures >= 2 {
+                    let who = match &self.tree {
+                        Some(t) => format!("{} (pid {})", t.binary(), t.pid()),
+                        None => format!("the WebDriver server at {}", self.server_url),
+                    };
+                    return format!(
+                        "{who} stopped answering (/status: no answer within {bound:?}, twice)"
+                    );
+                }
+            }
+        };
+        tokio::select! {
+            m = process => m,
+            m = answering => m,
+        }
+    }
+
+    /// Quits: a remote session is deleted on the server (bounded); a local driver tree is
+    /// killed at once and the run's directory deleted after every process of it is gone. Never
+    /// fails.
+    pub async fn close(mut self) {
+        if let Some(driver) = self.driver.take() {
+            if self.tree.is_some() {
+                // The tree is killed below; the session dies with it.
+                let _ = driver.leak();
+            } else {
+                let quit = tokio::time::timeout(REMOTE_QUIT_BOUND, driver.clone().quit()).await;
+                if !matches!(quit, Ok(Ok(()))) {
+                    tracing::warn!(
+                        "the remote session was not deleted within {REMOTE_QUIT_BOUND:?}"
+                    );
+                }
+                let _ = driver.leak();
             }
         }
-        if let Some(dir) = self.profile.take() {
-            let _ = std::fs::remove_dir_all(dir);
+        self.stop_local();
+    }
+
+    fn stop_local(&mut self) {
+        if let Some(mut tree) = self.tree.take() {
+            let left = tree.stop();
+            if !left.is_empty() {
+                // Deleting the directory under a running browser would only have it written
+                // again; keep it and say so.
+                tracing::warn!("processes {left:?} still run; keeping their directory");
+                if let Some(mut d) = self.dir.take() {
+                    d.keep();
+                }
+            }
+        }
+        if let Some(mut dir) = self.dir.take() {
+            dir.remove();
         }
     }
 }
 
-/// Spawns the driver on a free port and waits (bounded) until `/status` says ready.
-async fn spawn_driver(binary: &str, bound: Duration) -> Result<LocalDriver, SessionError> {
+impl Drop for Session {
+    /// The error and panic path: the same steps as [`Session::close`], synchronously.
+    fn drop(&mut self) {
+        if let Some(driver) = self.driver.take() {
+            if self.tree.is_some() {
+                let _ = driver.leak();
+            } else {
+                // Delete the remote session from a thread of its own (no runtime may be
+                // running here), bounded.
+                let worker = std::thread::spawn(move || {
+                    if let Ok(rt) =
+                        tokio::runtime::Builder::new_current_thread().enable_all().build()
+                    {
+                        let _ = rt.block_on(tokio::time::timeout(
+                            REMOTE_QUIT_BOUND,
+                            driver.clone().quit(),
+                        ));
+                    }
+                    let _ = driver.leak();
+                });
+                let _ = worker.join();
+            }
+        }
+        self.stop_local();
+    }
+}
+
+/// The WebDriver HTTP client (reqwest, as thirtyfour's default) logging every command with
+/// its duration at debug level (`-v`, target `sudobot::web::session`).
+struct LoggedClient {
+    inner: reqwest::Client,
+    timeout: Duration,
+}
+
+impl LoggedClient {
+    fn new(timeout: Duration) -> LoggedClient {
+        let inner = reqwest::Client::builder()
+            .timeout(timeout)
+            .build()
+            .unwrap_or_else(|_| reqwest::Client::new());
+        LoggedClient { inner, timeout }
+    }
+}
+
+#[async_trait::async_trait]
+impl thirtyfour::session::http::HttpClient for LoggedClient {
+    async fn send(
+        &self,
+        request: http::Request<thirtyfour::session::http::Body<'_>>,
+    ) -> WebDriverResult<http::Response<bytes::Bytes>> {
+        let method = request.method().clone();
+        let path = request.uri().path().to_string();
+        // `/session/ID/execute/sync` -> `execute/sync`; name the script by its first line.
+        let command = path.splitn(4, '/').nth(3).unwrap_or(&path).to_string();
+        let script = match request.body() {
+            thirtyfour::session::http::Body::Json(v) => v
+                .get("script")
+                .and_then(|s| s.as_str())
+                .and_then(|s| s.lines().map(str::trim).find(|l| !l.is_empty()))
+                .map(|l| format!(" ({})", l.chars().take(60).collect::<String>()))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        let started = Instant::now();
+        let result = self.inner.send(request).await;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        match &result {
+            Ok(r) => tracing::debug!("{method} {command}{script}: {} in {ms:.1} ms", r.status()),
+            Err(e) => tracing::debug!("{method} {command}{script}: failed after {ms:.1} ms: {e}"),
+        }
+        result
+    }
+
+    async fn new(&self) -> std::sync::Arc<dyn thirtyfour::session::http::HttpClient> {
+        std::sync::Arc::new(LoggedClient::new(self.timeout))
+    }
+}
+
+/// "signal 9 (SIGKILL)" or "exit code 1".
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(c), _) => format!("exit code {c}"),
+        (None, Some(s)) => {
+            let name = nix::sys::signal::Signal::try_from(s).map(|s| s.as_str()).unwrap_or("?");
+            format!("killed by signal {s} ({name})")
+        }
+        _ => status.to_string(),
+    }
+}
+
+/// `http://host:port/...` -> (host, port); `None` for https (not pinged).
+fn host_port(url: &str) -> Option<(String, u16)> {
+    let parsed = url::Url::parse(url).ok()?;
+    if parsed.scheme() != "http" {
+        return None;
+    }
+    Some((parsed.host_str()?.to_string(), parsed.port_or_known_default()?))
+}
+
+/// Spawns the driver on a free port in its own process group and waits (bounded) until
+/// `/status` says ready. A driver that exits while starting is reported at once.
+async fn spawn_driver(
+    binary: &str,
+    dir: &RunDir,
+    bound: Duration,
+) -> Result<(DriverTree, u16), SessionError> {
     // A bare name is looked up on PATH when spawning; a path can be checked up front.
     if binary.contains('/') && !std::path::Path::new(binary).exists() {
         return Err(SessionError::DriverMissing {
@@ -242,36 +531,35 @@ async fn spawn_driver(binary: &str, bound: Duration) -> Result<LocalDriver, Sess
     }
     let port =
         free_port().map_err(|e| SessionError::Setup(format!("no free port on 127.0.0.1: {e}")))?;
-    let child = Command::new(binary)
-        .arg(format!("--port={port}"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| SessionError::DriverMissing {
-            binary: binary.to_string(),
-            reason: e.to_string(),
-        })?;
-    let mut local = LocalDriver { child, port };
+    let tree = DriverTree::spawn(binary, port, dir).map_err(|e| SessionError::DriverMissing {
+        binary: binary.to_string(),
+        reason: e.to_string(),
+    })?;
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(20));
     loop {
         tick.tick().await;
         if let Ok(Ok(body)) =
-            tokio::time::timeout(Duration::from_secs(1), http_get(port, "/status")).await
+            tokio::time::timeout(Duration::from_secs(1), http_get("127.0.0.1", port, "/status"))
+                .await
             && body.contains("\"ready\":true")
         {
-            return Ok(local);
+            tracing::debug!(elapsed = ?start.elapsed(), "driver ready");
+            return Ok((tree, port));
         }
-        let exited = local.child.try_wait().ok().flatten();
-        if exited.is_some() || start.elapsed() > bound {
-            let _ = local.child.kill().await;
+        let state = tree.state();
+        if state != ProcState::Alive || start.elapsed() > bound {
+            let exit = match (state, tree.exit_status()) {
+                (ProcState::Gone, Some(s)) => format!(" (it exited: {})", describe_exit(s)),
+                (ProcState::Gone, None) => " (it exited)".to_string(),
+                (ProcState::Stopped, _) => " (it is stopped)".to_string(),
+                (ProcState::Alive, _) => String::new(),
+            };
             return Err(SessionError::DriverNotReady {
                 binary: binary.to_string(),
                 port,
                 waited: start.elapsed(),
-                exit: exited.map(|s| format!(" (it exited: {s})")).unwrap_or_default(),
+                exit,
             });
         }
     }
@@ -284,11 +572,11 @@ fn free_port() -> std::io::Result<u16> {
     Ok(listener.local_addr()?.port())
 }
 
-/// A minimal HTTP GET to 127.0.0.1 (the driver's status and shutdown endpoints).
-async fn http_get(port: u16, path: &str) -> std::io::Result<String> {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).await?;
+/// A minimal HTTP GET (the driver's `/status`).
+async fn http_get(host: &str, port: u16, path: &str) -> std::io::Result<String> {
+    let mut stream = TcpStream::connect((host, port)).await?;
     let request =
-        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+        format!("GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await?;
     // chromedriver keeps the connection open despite `Connection: close`, so read exactly
     // Content-Length bytes of body instead of reading to the end.

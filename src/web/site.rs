@@ -485,7 +485,28 @@ pub fn frame_index(frame: &str) -> Option<u16> {
 fn check_selector(selector: &str) -> Result<(), String> {
     scraper::Selector::parse(selector)
         .map(|_| ())
-        .map_err(|e| format!("`{selector}` is not a valid CSS selector: {e}"))
+        .map_err(|e| format!("`{selector}` is not a valid CSS selector: {}", selector_error(&e)))
+}
+
+/// scraper's message, except for the kinds it shows as "report this to the developer" with a
+/// debug dump: those are said in words with the token at fault.
+fn selector_error(e: &scraper::error::SelectorErrorKind) -> String {
+    use scraper::error::SelectorErrorKind;
+    let SelectorErrorKind::UnexpectedSelectorParseError(kind) = e else {
+        return e.to_string().to_lowercase();
+    };
+    let debug = format!("{kind:?}");
+    let (name, detail) = debug.split_once('(').unwrap_or((&debug, ""));
+    // `UnsupportedPseudoClassOrElement` -> "unsupported pseudo class or element".
+    let mut words = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            words.push(' ');
+        }
+        words.extend(c.to_lowercase());
+    }
+    let token: String = detail.chars().filter(|c| !matches!(c, '"' | ')' | '(')).collect();
+    if token.trim().is_empty() { words } else { format!("{words} ({})", token.trim()) }
 }
 
 fn one_line(e: &toml::de::Error) -> String {
@@ -628,6 +649,10 @@ mod tests {
         let text = include_str!("../../sites/sudoku.name.toml").replace("input.i3", "input..i3");
         let err = Site::parse("x.toml", &text).unwrap_err().to_string();
         assert!(err.starts_with("x.toml: `board.cells`:"), "{err}");
+        let text = include_str!("../../sites/sudoku.name.toml").replace("input.i3", "input:bogus");
+        let err = Site::parse("x.toml", &text).unwrap_err().to_string();
+        assert!(err.contains("is not a valid CSS selector: unsupported pseudo"), "{err}");
+        assert!(!err.contains("report this"), "{err}");
         let err = Site::parse("x.toml", "description = 1").unwrap_err().to_string();
         assert!(err.starts_with("x.toml: "), "{err}");
     }

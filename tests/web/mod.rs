@@ -6,6 +6,7 @@
 //! Browser tests hold one lock so at most one browser runs at a time (CI has 2 cores), and every
 //! run of the binary is bounded by a timeout.
 
+mod faults;
 mod server;
 
 use std::process::Output;
@@ -18,14 +19,14 @@ use server::FixtureServer;
 static BROWSER: Mutex<()> = Mutex::new(());
 
 /// One browser at a time; a failed test must not poison the others.
-fn browser_lock() -> MutexGuard<'static, ()> {
+pub(crate) fn browser_lock() -> MutexGuard<'static, ()> {
     BROWSER.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The binary with a clean environment and a bound on its run time.
 fn sudobot(args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudobot"));
-    cmd.args(args).args(["--headless"]).timeout(Duration::from_secs(90));
+    cmd.args(args).args(["--headless", "--no-debug-files"]).timeout(Duration::from_secs(90));
     cmd.output().expect("run sudobot")
 }
 
@@ -37,14 +38,14 @@ fn sudobot_plain(args: &[&str]) -> Output {
         .expect("run sudobot")
 }
 
-fn text(out: &Output) -> (String, String) {
+pub(crate) fn text(out: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&out.stdout).to_string(),
         String::from_utf8_lossy(&out.stderr).to_string(),
     )
 }
 
-fn assert_code(out: &Output, code: i32) {
+pub(crate) fn assert_code(out: &Output, code: i32) {
     let (stdout, stderr) = text(out);
     assert_eq!(out.status.code(), Some(code), "stdout:\n{stdout}\nstderr:\n{stderr}");
 }
@@ -297,7 +298,7 @@ fn a_browser_that_will_not_start_names_both_versions() {
 }
 
 /// Processes whose parent is `pid`, and their descendants (from /proc).
-fn descendants(pid: u32) -> Vec<u32> {
+pub(crate) fn descendants(pid: u32) -> Vec<u32> {
     let mut all = Vec::new();
     let mut frontier = vec![pid];
     while let Some(parent) = frontier.pop() {
@@ -319,7 +320,7 @@ fn descendants(pid: u32) -> Vec<u32> {
 }
 
 /// Whether a process still runs (a zombie waiting for a reaper does not count).
-fn running(pid: u32) -> bool {
+pub(crate) fn running(pid: u32) -> bool {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next());
     matches!(state, Some(s) if s != "Z" && s != "X")
@@ -478,7 +479,11 @@ fn a_board_with_several_solutions_is_refused_and_nothing_is_typed() {
     let server = FixtureServer::start();
     let out = play(&server, "sudoku.name", "sudoku_name_multiple.html", &[]);
     assert_code(&out, 4);
-    assert!(text(&out).1.contains("several solutions; nothing was typed"), "{}", text(&out).1);
+    assert!(
+        text(&out).1.contains("several solutions (20 givens); nothing was typed"),
+        "{}",
+        text(&out).1
+    );
     assert_eq!(
         server.verdicts("sudoku_name_multiple"),
         Vec::<String>::new(),

@@ -85,50 +85,72 @@ struct SudokuNamePage {
     drop: &'static [&'static str],
     /// Whether the page reports every key it sees (to prove nothing was typed).
     report_keys: bool,
+    /// Milliseconds the page's keydown handler keeps busy per key (a slow page).
+    slow: u32,
+    /// Report each key with the page's clock (`at <ms> <key>`), for "no key after the signal".
+    log_keys: bool,
+    /// How givens are marked: `readonly`, `disabled` (readonly and disabled: not a Tab stop) or
+    /// `notab` (readonly with tabindex=-1).
+    given_attr: &'static str,
+    /// Hostile behaviour: `trap` (a button inside the board, between two cells in Tab order),
+    /// `replace` (a new puzzle on the first click), `steal` (focus jumps
+    /// to the select after 10 keys), `marker` (the success text shows before anything is
+    /// typed), `alert` (an alert says "solved!" when the board is complete), or empty.
+    hostile: &'static str,
 }
+
+/// The defaults of a scenario page.
+const BASE: SudokuNamePage = SudokuNamePage {
+    name: "",
+    puzzle: PUZZLE,
+    missing: None,
+    drop: &[],
+    report_keys: false,
+    slow: 0,
+    log_keys: false,
+    given_attr: "readonly",
+    hostile: "",
+};
 
 /// A puzzle with 30 givens and 51 blanks (the latency notes' fixture).
 const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
+/// The first 16 givens of [`PUZZLE`].
+const SIXTEEN: &str =
+    "53..7....6..195....98....6.8...6...34..8.3.......................................";
+
 const SUDOKU_NAME_PAGES: &[SudokuNamePage] = &[
-    SudokuNamePage {
-        name: "sudoku_name",
-        puzzle: PUZZLE,
-        missing: None,
-        drop: &[],
-        report_keys: false,
-    },
-    SudokuNamePage {
-        name: "sudoku_name_drop",
-        puzzle: PUZZLE,
-        missing: None,
-        drop: &["c3", "c38", "c79"],
-        report_keys: false,
-    },
-    SudokuNamePage {
-        name: "sudoku_name_80",
-        puzzle: PUZZLE,
-        missing: Some(81),
-        drop: &[],
-        report_keys: false,
-    },
+    SudokuNamePage { name: "sudoku_name", ..BASE },
+    SudokuNamePage { name: "sudoku_name_drop", drop: &["c3", "c38", "c79"], ..BASE },
+    SudokuNamePage { name: "sudoku_name_80", missing: Some(81), ..BASE },
     // Two 5s in row 1 (r1c1 and r1c3).
     SudokuNamePage {
         name: "sudoku_name_invalid",
         puzzle: "535.7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
-        missing: None,
-        drop: &[],
         report_keys: true,
+        ..BASE
     },
     // The top band emptied: several solutions.
     SudokuNamePage {
         name: "sudoku_name_multiple",
         puzzle: "...........................8...6...34..8.3..17...2...6.6....28....419..5....8..79",
-        missing: None,
-        drop: &[],
         report_keys: true,
+        ..BASE
     },
+    // 16 givens: always several solutions, never "not ready".
+    SudokuNamePage { name: "sudoku_name_16", puzzle: SIXTEEN, report_keys: true, ..BASE },
+    // A slow page (a fill lasts several seconds) that logs every key with its own clock.
+    SudokuNamePage { name: "sudoku_name_slow", slow: 40, log_keys: true, ..BASE },
+    // Givens that are not Tab stops: Tab would run past the board.
+    SudokuNamePage { name: "sudoku_name_disabled", given_attr: "disabled", ..BASE },
+    SudokuNamePage { name: "sudoku_name_notab", given_attr: "notab", ..BASE },
+    // A button inside the board: Tab would pass it, so every cell is clicked instead.
+    SudokuNamePage { name: "sudoku_name_trap", hostile: "trap", ..BASE },
+    SudokuNamePage { name: "sudoku_name_replace", hostile: "replace", report_keys: true, ..BASE },
+    SudokuNamePage { name: "sudoku_name_steal", hostile: "steal", ..BASE },
+    SudokuNamePage { name: "sudoku_name_marker", hostile: "marker", ..BASE },
+    SudokuNamePage { name: "sudoku_name_alert", hostile: "alert", ..BASE },
 ];
 
 /// Renders a sudoku.name scenario page from the template, or `None` for other paths.
@@ -145,10 +167,15 @@ fn sudoku_name_page(root: &std::path::Path, path: &str) -> Option<Vec<u8>> {
                 if page.missing == Some(n) {
                     return format!("<td id=\"cell{n}\"></td>");
                 }
+                let mark = match page.given_attr {
+                    "disabled" => " readonly=\"true\" disabled",
+                    "notab" => " readonly=\"true\" tabindex=\"-1\"",
+                    _ => " readonly=\"true\"",
+                };
                 let given = if v == b'.' {
                     String::new()
                 } else {
-                    format!(" readonly=\"true\" value=\"{}\"", v as char)
+                    format!("{mark} value=\"{}\"", v as char)
                 };
                 format!(
                     "<td id=\"cell{n}\"><input style=\"color: #000;\" class=\"i3\" id=\"c{n}\" \
@@ -163,10 +190,13 @@ fn sudoku_name_page(root: &std::path::Path, path: &str) -> Option<Vec<u8>> {
     }
     let drop: Vec<String> = page.drop.iter().map(|id| format!("'{id}'")).collect();
     let replica = format!(
-        "{{page: '{}', drop: [{}], reportKeys: {}}}",
+        "{{page: '{}', drop: [{}], reportKeys: {}, slow: {}, logKeys: {}, hostile: '{}'}}",
         page.name,
         drop.join(", "),
-        page.report_keys
+        page.report_keys,
+        page.slow,
+        page.log_keys,
+        page.hostile
     );
     Some(
         template
@@ -225,6 +255,12 @@ fn handle(
         }
         return reply(&mut stream, "204 No Content", "text/plain", b"");
     }
+    if path == "hang" {
+        // A page load that never finishes: hold the connection until the client goes away.
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
+        let _ = stream.read(&mut chunk);
+        return Ok(());
+    }
     if let Some(page) = sudoku_name_page(root, path) {
         return reply(&mut stream, "200 OK", "text/html; charset=utf-8", &page);
     }
@@ -263,6 +299,13 @@ fn sudoku_name_pages_render_from_the_template() {
             .filter(|&(i, b)| b != b'.' && page.missing != Some(i + 1))
             .count();
         assert_eq!(html.matches("readonly=\"true\"").count(), givens, "{}", page.name);
+        let marked = match page.given_attr {
+            "disabled" => " disabled",
+            "notab" => "tabindex=\"-1\"",
+            _ => "readonly",
+        };
+        assert_eq!(html.matches(marked).count(), givens, "{}", page.name);
         assert!(html.contains(&format!("{{page: '{}',", page.name)), "{}", page.name);
+        assert_eq!(page.puzzle.len(), 81, "{}", page.name);
     }
 }

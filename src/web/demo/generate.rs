@@ -1,6 +1,7 @@
 //! Fresh puzzles for the demo page: a random full grid (three shuffled diagonal boxes completed by
 //! the solver), then clues removed in random order while the puzzle keeps exactly one solution.
-//! The difficulty is how many clues are removed.
+//! The difficulty is how many clues are removed. Randomness comes from `fastrand` (variety, not
+//! secrecy, is what demo puzzles need).
 
 use std::sync::Arc;
 
@@ -11,52 +12,8 @@ use crate::solve::count_solutions;
 /// can go without losing uniqueness).
 pub const REMOVED: [usize; 5] = [36, 45, 51, 55, 58];
 
-/// A small xorshift generator; demo puzzles need variety, not cryptographic randomness.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// Seeded from the OS-randomised hasher keys and the clock.
-    pub fn from_entropy() -> Rng {
-        use std::hash::{BuildHasher, Hasher};
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos())
-                .unwrap_or(0),
-        );
-        Rng::seeded(h.finish())
-    }
-
-    /// A fixed seed (tests).
-    pub fn seeded(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// A value in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
-
 /// A puzzle with a unique solution for difficulty `level` (1 to 5, clamped), and its solution.
-pub fn generate(level: usize, rng: &mut Rng) -> (Grid, Grid) {
+pub fn generate(level: usize, rng: &mut fastrand::Rng) -> (Grid, Grid) {
     let geometry = Arc::new(Geometry::for_side(9).expect("9 is a supported side"));
     let mut cells = vec![0u8; 81];
     for b in 0..3 {
@@ -99,7 +56,7 @@ mod tests {
 
     #[test]
     fn puzzles_are_unique_and_as_hard_as_asked() {
-        let mut rng = Rng::seeded(7);
+        let mut rng = fastrand::Rng::with_seed(7);
         for level in 1..=5 {
             let (puzzle, solution) = generate(level, &mut rng);
             assert_eq!(solve(&puzzle), Verdict::Unique(solution.clone()));

@@ -1,16 +1,22 @@
-//! A tiny HTTP/1.1 server for the demo page (one request per connection, then close). Routes:
-//! `GET /` and `GET /play?difficulty=N` serve a fresh puzzle; `POST /verdict` records what the
-//! page's own script concluded (tests read it through [`DemoServer::verdicts`]).
+//! The demo page's HTTP server, on hyper (HTTP/1.1) over the tokio runtime the bot already runs.
+//! Routes: `GET /` and `GET /play?difficulty=N` serve a fresh puzzle; `POST /verdict` records
+//! what the page's own script concluded (tests read it through [`DemoServer::verdicts`]).
 
+use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-use super::generate::{Rng, generate};
+use super::generate::generate;
 use crate::grid::Grid;
 
 const PAGE: &str = include_str!("page.html");
@@ -22,22 +28,38 @@ pub struct DemoServer {
     task: JoinHandle<()>,
 }
 
+/// What every connection shares.
+struct State {
+    rng: Mutex<fastrand::Rng>,
+    verdicts: Arc<Mutex<Vec<String>>>,
+}
+
 impl DemoServer {
     /// Binds 127.0.0.1 on a free port and serves in the background (needs a tokio runtime).
     pub async fn start() -> std::io::Result<DemoServer> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let verdicts = Arc::new(Mutex::new(Vec::new()));
-        let shared = Arc::clone(&verdicts);
+        let state = Arc::new(State {
+            rng: Mutex::new(fastrand::Rng::new()),
+            verdicts: Arc::clone(&verdicts),
+        });
         let task = tokio::spawn(async move {
-            let rng = Arc::new(Mutex::new(Rng::from_entropy()));
             while let Ok((stream, _)) = listener.accept().await {
-                let (rng, verdicts) = (Arc::clone(&rng), Arc::clone(&shared));
+                let state = Arc::clone(&state);
                 tokio::spawn(async move {
+                    let service = service_fn(move |req| {
+                        let state = Arc::clone(&state);
+                        async move { Ok::<_, Infallible>(route(req, &state).await) }
+                    });
+                    let conn = http1::Builder::new()
+                        .header_read_timeout(Duration::from_secs(10))
+                        .timer(hyper_util::rt::TokioTimer::new())
+                        .serve_connection(TokioIo::new(stream), service);
                     // A slow or broken client only loses its own connection.
-                    let _ =
-                        tokio::time::timeout(Duration::from_secs(10), serve(stream, rng, verdicts))
-                            .await;
+                    if let Err(e) = conn.await {
+                        tracing::debug!("demo server connection: {e}");
+                    }
                 });
             }
         });
@@ -61,88 +83,52 @@ impl Drop for DemoServer {
     }
 }
 
-async fn serve(
-    mut stream: TcpStream,
-    rng: Arc<Mutex<Rng>>,
-    verdicts: Arc<Mutex<Vec<String>>>,
-) -> std::io::Result<()> {
-    let mut buf = Vec::with_capacity(2048);
-    let mut chunk = [0u8; 2048];
-    let head_end = loop {
-        let n = stream.read(&mut chunk).await?;
-        if n == 0 {
-            return Ok(());
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break p + 4;
-        }
-        if buf.len() > 32 * 1024 {
-            return respond(&mut stream, "431 Request Header Fields Too Large", "text/plain", "")
-                .await;
-        }
-    };
-    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
-    let mut parts = head.split_whitespace();
-    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
-    let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    match (method, path) {
-        ("GET", "/") | ("GET", "/play") => {
-            let level = query
+async fn route(req: Request<Incoming>, state: &State) -> Response<Full<Bytes>> {
+    let path = req.uri().path().to_string();
+    match (req.method(), path.as_str()) {
+        (&Method::GET, "/" | "/play") => {
+            let level = req
+                .uri()
+                .query()
+                .unwrap_or("")
                 .split('&')
                 .find_map(|kv| kv.strip_prefix("difficulty="))
                 .and_then(|v| v.parse::<usize>().ok())
                 .unwrap_or(2)
                 .clamp(1, 5);
             let puzzle = {
-                let mut rng = rng.lock().unwrap_or_else(|p| p.into_inner());
+                let mut rng = state.rng.lock().unwrap_or_else(|p| p.into_inner());
                 generate(level, &mut rng).0
             };
-            respond(&mut stream, "200 OK", "text/html; charset=utf-8", &render_page(&puzzle, level))
-                .await
+            respond(StatusCode::OK, "text/html; charset=utf-8", render_page(&puzzle, level))
         }
-        ("POST", "/verdict") => {
-            let length = head
-                .lines()
-                .find_map(|l| {
-                    let (k, v) = l.split_once(':')?;
-                    k.eq_ignore_ascii_case("content-length")
-                        .then(|| v.trim().parse::<usize>().ok())?
-                })
-                .unwrap_or(0)
-                .min(4096);
-            let mut body = buf[head_end..].to_vec();
-            while body.len() < length {
-                let n = stream.read(&mut chunk).await?;
-                if n == 0 {
-                    break;
+        (&Method::POST, "/verdict") => match Limited::new(req.into_body(), 4096).collect().await {
+            Ok(body) => {
+                let text = String::from_utf8_lossy(&body.to_bytes()).to_string();
+                if let Ok(mut v) = state.verdicts.lock() {
+                    v.push(text);
                 }
-                body.extend_from_slice(&chunk[..n]);
+                respond(StatusCode::NO_CONTENT, "text/plain", String::new())
             }
-            body.truncate(length);
-            if let Ok(mut v) = verdicts.lock() {
-                v.push(String::from_utf8_lossy(&body).to_string());
-            }
-            respond(&mut stream, "204 No Content", "text/plain", "").await
+            Err(_) => respond(StatusCode::PAYLOAD_TOO_LARGE, "text/plain", String::new()),
+        },
+        (&Method::GET, "/favicon.ico") => {
+            respond(StatusCode::NO_CONTENT, "text/plain", String::new())
         }
-        ("GET", "/favicon.ico") => respond(&mut stream, "204 No Content", "text/plain", "").await,
-        _ => respond(&mut stream, "404 Not Found", "text/plain", "not found\n").await,
+        _ => respond(StatusCode::NOT_FOUND, "text/plain", "not found\n".to_string()),
     }
 }
 
-async fn respond(
-    stream: &mut TcpStream,
-    status: &str,
-    kind: &str,
-    body: &str,
-) -> std::io::Result<()> {
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).await?;
-    stream.write_all(body.as_bytes()).await?;
-    stream.shutdown().await
+fn respond(status: StatusCode, kind: &str, body: String) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    if let Ok(v) = kind.parse() {
+        headers.insert(hyper::header::CONTENT_TYPE, v);
+    }
+    headers
+        .insert(hyper::header::CACHE_CONTROL, hyper::header::HeaderValue::from_static("no-store"));
+    response
 }
 
 /// The page for a puzzle (9x9): ids `cell-{row}-{col}` (1-based), givens `readonly` with a

@@ -1,0 +1,189 @@
+//! What a failed run leaves for the person who fixes a site file, and `sites check --url`.
+//!
+//! - [`collect`]: a screenshot, the page source of the document holding the board (the frame)
+//!   and of the top document, the URL and the error, in one directory;
+//! - [`check_page`]: what each selector of a site file matches on a live page.
+
+use std::path::{Path, PathBuf};
+
+use thirtyfour::prelude::*;
+
+use super::play::short;
+use super::read::{self, READ_JS, ScriptCell};
+use super::site::{SIDE, Site, frame_index};
+
+/// Writes `error.txt`, `url.txt`, `screenshot.png`, `frame.html` (the current browsing context,
+/// where the board is) and `page.html` (the top document) into `dir`, creating it. Returns the
+/// files written; a file that could not be had is named in `missing.txt` instead.
+pub async fn collect(driver: &WebDriver, dir: &Path, error: &str) -> std::io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    let mut missing = Vec::new();
+    let mut put = |name: &str, bytes: &[u8]| -> std::io::Result<()> {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes)?;
+        written.push(path);
+        Ok(())
+    };
+    put("error.txt", format!("{error}\n").as_bytes())?;
+    match driver.current_url().await {
+        Ok(url) => put("url.txt", format!("{url}\n").as_bytes())?,
+        Err(e) => missing.push(format!("url.txt: {}", short(&e))),
+    }
+    match driver.screenshot_as_png().await {
+        Ok(png) => put("screenshot.png", &png)?,
+        Err(e) => missing.push(format!("screenshot.png: {}", short(&e))),
+    }
+    match driver.source().await {
+        Ok(html) => put("frame.html", html.as_bytes())?,
+        Err(e) => missing.push(format!("frame.html: {}", short(&e))),
+    }
+    let top = match driver.enter_default_frame().await {
+        Ok(()) => driver.source().await,
+        Err(e) => Err(e),
+    };
+    match top {
+        Ok(html) => put("page.html", html.as_bytes())?,
+        Err(e) => missing.push(format!("page.html: {}", short(&e))),
+    }
+    if !missing.is_empty() {
+        put("missing.txt", (missing.join("\n") + "\n").as_bytes())?;
+    }
+    Ok(written)
+}
+
+/// One line of `sites check --url`: what was looked for, what was found, and whether that is
+/// what the site file needs.
+#[derive(Clone, Debug)]
+pub struct CheckLine {
+    /// The site-file key (`frames[0]`, `board.cells`, ...).
+    pub key: String,
+    /// What matched.
+    pub found: String,
+    /// Whether it is usable.
+    pub ok: bool,
+}
+
+/// How many elements a selector matches in the current document, or the browser's objection.
+async fn count(driver: &WebDriver, selector: &str) -> Result<usize, String> {
+    driver
+        .execute("return document.querySelectorAll(arguments[0]).length;", vec![selector.into()])
+        .await
+        .and_then(|r| r.convert::<usize>())
+        .map_err(|e| short(&e))
+}
+
+/// Opens `url` and reports what each selector of `site` matches: consent buttons (top
+/// document), frames (entered only while the board is not in the current document), the cells,
+/// their ids and givens (waiting up to `bound` for a board drawn by script), the submit button
+/// and the success marker.
+pub async fn check_page(
+    driver: &WebDriver,
+    site: &Site,
+    url: &str,
+    bound: std::time::Duration,
+) -> Result<Vec<CheckLine>, String> {
+    let mut out = Vec::new();
+    let mut line = |key: &str, found: String, ok: bool| {
+        out.push(CheckLine { key: key.to_string(), found, ok });
+    };
+    driver.goto(url).await.map_err(|e| format!("cannot open {url}: {}", short(&e)))?;
+    let title = driver.title().await.unwrap_or_default();
+    line("url", format!("{url} (title {title:?})"), true);
+    for (i, sel) in site.consent.dismiss.iter().enumerate() {
+        let found = count(driver, sel).await;
+        line(&format!("consent.dismiss[{i}]"), describe_count(sel, &found), found.is_ok());
+    }
+    for (i, frame) in site.frames.iter().enumerate() {
+        let key = format!("frames[{i}]");
+        if count(driver, &site.board.cells).await.unwrap_or(0) > 0 {
+            line(&key, format!("`{frame}`: not needed, the board is in this document"), true);
+            break;
+        }
+        let entered = match frame_index(frame) {
+            Some(n) => driver.enter_frame(n).await.map_err(|e| short(&e)),
+            None => match driver.find(By::Css(frame)).await {
+                Ok(el) => el.enter_frame().await.map_err(|e| short(&e)),
+                Err(e) => Err(short(&e)),
+            },
+        };
+        match entered {
+            Ok(()) => line(&key, format!("`{frame}`: found and entered"), true),
+            Err(e) => {
+                line(&key, format!("`{frame}`: not found ({e})"), false);
+                return Ok(out);
+            }
+        }
+    }
+    let sel = &site.board.cells;
+    let cells = count(driver, sel).await;
+    line("board.cells", describe_count(sel, &cells), cells == Ok(SIDE * SIDE));
+    if let Some(ids) = site.cell_ids() {
+        let found: Result<usize, String> = driver
+            .execute(
+                "return arguments[0].filter(id => document.getElementById(id)).length;",
+                vec![ids.clone().into()],
+            )
+            .await
+            .and_then(|r| r.convert())
+            .map_err(|e| short(&e));
+        let template = site.board.id_template.as_deref().unwrap_or("");
+        let text = match &found {
+            Ok(n) => format!(
+                "`{template}`: {n} of {} ids found ({} .. {})",
+                ids.len(),
+                ids[0],
+                ids[ids.len() - 1]
+            ),
+            Err(e) => format!("`{template}`: {e}"),
+        };
+        line("board.id_template", text, found == Ok(ids.len()));
+    }
+    let started = std::time::Instant::now();
+    let givens = loop {
+        let read = driver
+            .execute(READ_JS, read::read_args(site))
+            .await
+            .and_then(|r| r.convert::<Vec<ScriptCell>>())
+            .map_err(|e| short(&e))
+            .and_then(|c| read::from_script(site, c).map_err(|e| e.to_string()));
+        let enough = matches!(&read, Ok(b) if b.givens() >= site.board.min_givens);
+        if enough || started.elapsed() >= bound {
+            break read;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    match givens {
+        Ok(board) => {
+            let n = board.givens();
+            let ok = n >= site.board.min_givens;
+            line(
+                "board.given",
+                format!("{n} givens hold a digit (min_givens = {})", site.board.min_givens),
+                ok,
+            );
+        }
+        Err(e) => line("board.given", e, false),
+    }
+    if let Some(s) = &site.completion.submit {
+        let found = count(driver, s).await;
+        line("completion.submit", describe_count(s, &found), found == Ok(1));
+    }
+    if let Some(s) = &site.completion.success.selector {
+        let found = count(driver, s).await;
+        line(
+            "completion.success.selector",
+            describe_count(s, &found),
+            matches!(found, Ok(n) if n >= 1),
+        );
+    }
+    Ok(out)
+}
+
+fn describe_count(selector: &str, found: &Result<usize, String>) -> String {
+    match found {
+        Ok(1) => format!("`{selector}`: 1 match"),
+        Ok(n) => format!("`{selector}`: {n} matches"),
+        Err(e) => format!("`{selector}`: the browser rejects it: {e}"),
+    }
+}
