@@ -1,6 +1,10 @@
 //! Runs a parsed command line and maps results and errors to exit codes.
 
 mod desktop;
+mod explain;
+mod grade;
+mod hint;
+mod logic_input;
 mod solve;
 mod web;
 
@@ -32,6 +36,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Web(args) => web::run(args),
         Command::Sites(args) => web::run_sites(args),
         Command::Desktop(args) => desktop::run(args),
+        Command::Grade(args) => grade::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Hint(args) => hint::run(args),
     };
     let code = match result {
         Ok(code) => code,
@@ -51,6 +58,10 @@ fn classify(err: &anyhow::Error) -> Code {
         }
         // Empty or unreadable puzzle input (a missing file), options that do not fit the format.
         if cause.is::<sudobot::format::InputError>() {
+            return Code::BadInput;
+        }
+        // Givens of grade, explain or hint that break a rule.
+        if let Some(sudobot::logic::LogicError::Invalid(_)) = cause.downcast_ref() {
             return Code::BadInput;
         }
         // A site file or webdriver.toml that does not validate.
