@@ -156,77 +156,73 @@ fn finned_one(cx: &mut Ctx, v: u8, k: usize, by_rows: bool, max_extra: usize) ->
         return None;
     }
     let masks: Vec<u64> = base.iter().map(|&(_, m)| m).collect();
-    let mut work = 0;
-    // Base combinations with a union of at most k + max_extra cover positions.
-    let mut result = None;
-    let mut chosen_sets: Vec<Vec<usize>> = Vec::new();
-    collect_bases(&masks, k, k + max_extra, &mut chosen_sets, &mut work);
-    'bases: for chosen in chosen_sets {
-        let union = chosen.iter().fold(0u64, |m, &i| m | masks[i]);
-        if union.count_ones() as usize <= k {
-            continue;
+    let (mut work, mut inner) = (0, 0u64);
+    // Base combinations whose places span at most k + max_extra cover lines; the fins are the
+    // places in one region beyond k cover lines.
+    let found = combinations_within(&masks, k, k + max_extra, &mut work, &mut |chosen, union| {
+        if union.count_ones() as usize <= k || chosen.iter().any(|&i| masks[i] == 0) {
+            return None;
         }
         let base_lines: Vec<usize> = chosen.iter().map(|&i| line_index(side, base[i].0)).collect();
-        let positions: Vec<usize> = Bits(union).collect();
-        let mut cover_work = 0;
-        let cover_sets = {
-            let mut out = Vec::new();
-            let singles: Vec<u64> = positions.iter().map(|&j| 1u64 << j).collect();
-            combinations(&singles, k, &mut cover_work, &mut |_, cover| {
-                out.push(cover);
-                None::<()>
-            });
-            out
-        };
-        work += cover_work;
-        for cover in cover_sets {
-            let fins: Vec<usize> = base_lines
-                .iter()
-                .flat_map(|&line| {
-                    Bits(union & !cover).map(move |j| cell_at(side, by_rows, line, j))
-                })
-                .filter(|&c| b.has(c, v))
-                .collect();
-            if fins.is_empty() {
-                continue;
-            }
-            work += 1;
-            let mut elim = Vec::new();
-            for j in Bits(cover) {
-                for line in 0..side {
-                    let c = cell_at(side, by_rows, line, j);
-                    if !base_lines.contains(&line) && b.has(c, v) && l.sees_all(c, &fins) {
-                        elim.push((c, v));
+        let cells: Vec<(usize, usize)> = chosen
+            .iter()
+            .flat_map(|&i| {
+                let line = line_index(side, base[i].0);
+                Bits(masks[i]).map(move |j| (cell_at(side, by_rows, line, j), j))
+            })
+            .collect();
+        let mut regions: Vec<usize> = cells.iter().map(|&(c, _)| l.region(c)).collect();
+        regions.sort_unstable();
+        regions.dedup();
+        for reg in regions {
+            inner += 1;
+            let outside: u64 =
+                cells.iter().filter(|&&(c, _)| l.region(c) != reg).fold(0, |m, &(_, j)| m | 1 << j);
+            let inside: u64 =
+                cells.iter().filter(|&&(c, _)| l.region(c) == reg).fold(0, |m, &(_, j)| m | 1 << j);
+            let Some(need) = k.checked_sub(outside.count_ones() as usize) else { continue };
+            let try_cover = |cover: u64| -> Option<Step> {
+                let fins: Vec<usize> = cells
+                    .iter()
+                    .filter(|&&(_, j)| cover & (1 << j) == 0)
+                    .map(|&(c, _)| c)
+                    .collect();
+                if fins.is_empty() {
+                    return None;
+                }
+                let mut elim = Vec::new();
+                for j in Bits(cover) {
+                    for line in (0..side).filter(|line| !base_lines.contains(line)) {
+                        let c = cell_at(side, by_rows, line, j);
+                        if b.has(c, v) && l.sees_all(c, &fins) {
+                            elim.push((c, v));
+                        }
                     }
                 }
-            }
-            if elim.is_empty() {
-                continue;
-            }
-            let row_mask = |line: usize| {
-                let h = if by_rows { l.row_house(line) } else { l.col_house(line) };
-                b.positions(h, v) & cover
+                if elim.is_empty() {
+                    return None;
+                }
+                let sashimi = chosen.iter().any(|&i| (masks[i] & cover).count_ones() < 2);
+                let technique = if sashimi {
+                    Technique::SashimiFish(k as u8)
+                } else {
+                    Technique::FinnedFish(k as u8)
+                };
+                Some(fish_step(technique, side, v, by_rows, &base_lines, cover, fins, elim))
             };
-            let sashimi = base_lines.iter().any(|&line| row_mask(line).count_ones() < 2);
-            let technique = if sashimi {
-                Technique::SashimiFish(k as u8)
+            // Cover lines: every line outside the region, and `need` of the region's lines.
+            let step = if need == 0 {
+                try_cover(outside)
             } else {
-                Technique::FinnedFish(k as u8)
+                let extra: Vec<u64> = Bits(inside & !outside).map(|j| 1u64 << j).collect();
+                combinations(&extra, need, &mut inner, &mut |_, add| try_cover(outside | add))
             };
-            result = Some(fish_step(technique, side, v, by_rows, &base_lines, cover, fins, elim));
-            break 'bases;
+            if step.is_some() {
+                return step;
+            }
         }
-    }
-    cx.work += work;
-    result
-}
-
-/// Every `k`-combination of `masks` (no empty one) whose union has at most `limit` bits.
-fn collect_bases(masks: &[u64], k: usize, limit: usize, out: &mut Vec<Vec<usize>>, work: &mut u64) {
-    combinations_within(masks, k, limit, work, &mut |chosen, _| {
-        if chosen.iter().all(|&i| masks[i] != 0) {
-            out.push(chosen.to_vec());
-        }
-        None::<()>
+        None
     });
+    cx.work += work + inner;
+    found
 }

@@ -46,6 +46,7 @@ mod wings;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 pub use board::{Board, Contradiction, Layout};
 pub use step::{Detail, Node, Step, Technique};
@@ -90,7 +91,7 @@ impl Scale {
     pub fn finders(self) -> &'static [Finder] {
         match self {
             Scale::Solo => SOLO,
-            Scale::Score => SCORE,
+            Scale::Score => score_finders(),
         }
     }
 }
@@ -128,47 +129,103 @@ const SOLO: &[Finder] = &[
 ];
 
 /// The score scale's techniques in the usual order (HoDoKu's default sequence).
-const SCORE: &[Finder] = &[
-    singles::full_house,
-    singles::naked_single,
-    singles::hidden_single,
-    intersections::pointing,
-    intersections::claiming,
-    |cx| subsets::locked(cx, 2),
-    |cx| subsets::locked(cx, 3),
-    |cx| subsets::naked(cx, 2),
-    |cx| subsets::hidden(cx, 2),
-    |cx| subsets::naked(cx, 3),
-    |cx| subsets::hidden(cx, 3),
-    |cx| subsets::naked(cx, 4),
-    |cx| subsets::hidden(cx, 4),
-    |cx| fish::basic(cx, 2),
-    |cx| fish::basic(cx, 3),
-    |cx| fish::basic(cx, 4),
-    single_digit::skyscraper,
-    single_digit::two_string_kite,
-    single_digit::empty_rectangle,
-    wings::w_wing,
-    wings::xy_wing,
-    wings::xyz_wing,
-    |cx| uniqueness::unique_rectangle(cx, 1),
-    |cx| uniqueness::unique_rectangle(cx, 2),
-    |cx| uniqueness::unique_rectangle(cx, 3),
-    |cx| uniqueness::unique_rectangle(cx, 4),
-    uniqueness::bug_plus_one,
-    |cx| fish::finned(cx, 2),
-    colouring::simple_colours,
-    |cx| fish::finned(cx, 3),
-    |cx| fish::finned(cx, 4),
-    chains::x_chain,
-    chains::xy_chain,
-    chains::aic,
-    |cx| als::als_xz(cx, 4),
-    forcing::contradiction,
-    forcing::cell_forcing,
-    forcing::unit_forcing,
-    forcing::guess,
+pub const SCORE_ORDER: &[Technique] = &[
+    Technique::FullHouse,
+    Technique::NakedSingle,
+    Technique::HiddenSingle,
+    Technique::Pointing,
+    Technique::Claiming,
+    Technique::LockedSubset(2),
+    Technique::LockedSubset(3),
+    Technique::NakedSubset(2),
+    Technique::HiddenSubset(2),
+    Technique::NakedSubset(3),
+    Technique::HiddenSubset(3),
+    Technique::NakedSubset(4),
+    Technique::HiddenSubset(4),
+    Technique::Fish(2),
+    Technique::Fish(3),
+    Technique::Fish(4),
+    Technique::Skyscraper,
+    Technique::TwoStringKite,
+    Technique::EmptyRectangle,
+    Technique::WWing,
+    Technique::XyWing,
+    Technique::XyzWing,
+    Technique::UniqueRectangle(1),
+    Technique::UniqueRectangle(2),
+    Technique::UniqueRectangle(3),
+    Technique::UniqueRectangle(4),
+    Technique::BugPlusOne,
+    Technique::FinnedFish(2),
+    Technique::SimpleColours,
+    Technique::FinnedFish(3),
+    Technique::FinnedFish(4),
+    Technique::XChain,
+    Technique::XyChain,
+    Technique::Aic,
+    Technique::AlsXz,
+    Technique::ForcingChain,
+    Technique::CellForcingChain,
+    Technique::UnitForcingChain,
+    Technique::Guess,
 ];
+
+/// The finders of [`SCORE_ORDER`].
+fn score_finders() -> &'static [Finder] {
+    static FINDERS: OnceLock<Vec<Finder>> = OnceLock::new();
+    FINDERS.get_or_init(|| SCORE_ORDER.iter().filter_map(|&t| finder(t)).collect())
+}
+
+/// The finder of one technique of the score scale (what the scale's list runs for it), for
+/// building other technique sets with [`explain_with`]. Subsets and fish come in sizes 2 to 4;
+/// uniqueness tests in types 1 to 4. Singles come as one finder each; locked candidates as
+/// pointing and claiming.
+pub fn finder(t: Technique) -> Option<Finder> {
+    Some(match t {
+        Technique::FullHouse => singles::full_house,
+        Technique::NakedSingle => singles::naked_single,
+        Technique::HiddenSingle => singles::hidden_single,
+        Technique::Cleanup => singles::cleanup,
+        Technique::Pointing => intersections::pointing,
+        Technique::Claiming => intersections::claiming,
+        Technique::LockedSubset(2) => |cx| subsets::locked(cx, 2),
+        Technique::LockedSubset(3) => |cx| subsets::locked(cx, 3),
+        Technique::NakedSubset(2) => |cx| subsets::naked(cx, 2),
+        Technique::NakedSubset(3) => |cx| subsets::naked(cx, 3),
+        Technique::NakedSubset(4) => |cx| subsets::naked(cx, 4),
+        Technique::HiddenSubset(2) => |cx| subsets::hidden(cx, 2),
+        Technique::HiddenSubset(3) => |cx| subsets::hidden(cx, 3),
+        Technique::HiddenSubset(4) => |cx| subsets::hidden(cx, 4),
+        Technique::Fish(2) => |cx| fish::basic(cx, 2),
+        Technique::Fish(3) => |cx| fish::basic(cx, 3),
+        Technique::Fish(4) => |cx| fish::basic(cx, 4),
+        Technique::FinnedFish(2) | Technique::SashimiFish(2) => |cx| fish::finned(cx, 2),
+        Technique::FinnedFish(3) | Technique::SashimiFish(3) => |cx| fish::finned(cx, 3),
+        Technique::FinnedFish(4) | Technique::SashimiFish(4) => |cx| fish::finned(cx, 4),
+        Technique::Skyscraper => single_digit::skyscraper,
+        Technique::TwoStringKite => single_digit::two_string_kite,
+        Technique::EmptyRectangle => single_digit::empty_rectangle,
+        Technique::WWing => wings::w_wing,
+        Technique::XyWing => wings::xy_wing,
+        Technique::XyzWing => wings::xyz_wing,
+        Technique::SimpleColours => colouring::simple_colours,
+        Technique::XChain => chains::x_chain,
+        Technique::XyChain => chains::xy_chain,
+        Technique::Aic => chains::aic,
+        Technique::UniqueRectangle(1) => |cx| uniqueness::unique_rectangle(cx, 1),
+        Technique::UniqueRectangle(2) => |cx| uniqueness::unique_rectangle(cx, 2),
+        Technique::UniqueRectangle(3) => |cx| uniqueness::unique_rectangle(cx, 3),
+        Technique::UniqueRectangle(4) => |cx| uniqueness::unique_rectangle(cx, 4),
+        Technique::BugPlusOne => uniqueness::bug_plus_one,
+        Technique::AlsXz => |cx| als::als_xz(cx, 4),
+        Technique::ForcingChain => forcing::contradiction,
+        Technique::CellForcingChain => forcing::cell_forcing,
+        Technique::UnitForcingChain => forcing::unit_forcing,
+        Technique::Guess => forcing::guess,
+        _ => return None,
+    })
+}
 
 /// Solo's difficulty levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -405,10 +462,21 @@ pub fn explain_measured(
     puzzle: &Grid,
     scale: Scale,
 ) -> Result<(Explanation, Vec<Measured>), LogicError> {
+    explain_with(puzzle, scale.finders(), scale)
+}
+
+/// The whole path of a puzzle with a technique set of one's own (finders easiest first; end
+/// with [`Technique::Guess`]'s finder so that every puzzle gets a full path), graded on
+/// `scale`; each step with the work spent finding it.
+pub fn explain_with(
+    puzzle: &Grid,
+    finders: &[Finder],
+    scale: Scale,
+) -> Result<(Explanation, Vec<Measured>), LogicError> {
     let solution = unique_solution(puzzle)?;
     let mut board = Board::new(puzzle).map_err(LogicError::Invalid)?;
     let mut measured = Vec::new();
-    while let Some((step, work, total_work)) = next(&board, solution.cells(), scale.finders())? {
+    while let Some((step, work, total_work)) = next(&board, solution.cells(), finders)? {
         apply(&mut board, &step);
         measured.push(Measured { step, work, total_work });
     }
