@@ -423,24 +423,29 @@ pub fn apply(board: &mut Board, step: &Step) {
 }
 
 /// The next step on a board: the first finder of `finders` that finds something, checked
-/// against the solution. `None` only when the board is solved. Returns the work the successful
-/// finder spent, and the work of all finders tried.
+/// against the solution. `None` only when the board is solved. With `trace`, the checks each
+/// finder tried made are pushed there, in order (the last one found the step).
 fn next(
     board: &Board,
     solution: &[u8],
     finders: &[Finder],
-) -> Result<Option<(Step, u64, u64)>, LogicError> {
+    mut trace: Option<&mut Vec<u64>>,
+) -> Result<Option<Step>, LogicError> {
     if board.is_solved() {
         return Ok(None);
     }
     let mut cx = Ctx { board, solution, work: 0 };
     for finder in finders {
         let before = cx.work;
-        if let Some(mut step) = finder(&mut cx) {
+        let found = finder(&mut cx);
+        if let Some(t) = trace.as_deref_mut() {
+            t.push(cx.work - before);
+        }
+        if let Some(mut step) = found {
             step.eliminate.sort_unstable_by_key(|&(c, v)| (v, c));
             step.eliminate.dedup();
             check_step(board, solution, &step)?;
-            return Ok(Some((step, cx.work - before, cx.work)));
+            return Ok(Some(step));
         }
     }
     Err(LogicError::FalseStep("no technique applies to an unsolved board".into()))
@@ -451,10 +456,21 @@ fn next(
 pub struct Measured {
     /// The step.
     pub step: Step,
-    /// Checks made by the finder that found the step, in that position.
-    pub work: u64,
-    /// Checks made by every finder tried in that position (easier ones first).
-    pub total_work: u64,
+    /// Checks made by each finder tried in that position, easiest first; the last one found the
+    /// step.
+    pub tried: Vec<u64>,
+}
+
+impl Measured {
+    /// Checks made by the finder that found the step.
+    pub fn work(&self) -> u64 {
+        self.tried.last().copied().unwrap_or(0)
+    }
+
+    /// Checks made by every finder tried in that position.
+    pub fn total_work(&self) -> u64 {
+        self.tried.iter().sum()
+    }
 }
 
 /// The whole path of a puzzle on a scale, each step with the work spent finding it.
@@ -476,9 +492,10 @@ pub fn explain_with(
     let solution = unique_solution(puzzle)?;
     let mut board = Board::new(puzzle).map_err(LogicError::Invalid)?;
     let mut measured = Vec::new();
-    while let Some((step, work, total_work)) = next(&board, solution.cells(), finders)? {
+    let mut tried = Vec::new();
+    while let Some(step) = next(&board, solution.cells(), finders, Some(&mut tried))? {
         apply(&mut board, &step);
-        measured.push(Measured { step, work, total_work });
+        measured.push(Measured { step, tried: std::mem::take(&mut tried) });
     }
     let steps: Vec<Step> = measured.iter().map(|m| m.step.clone()).collect();
     let grade = grade_steps(scale, &steps, puzzle.side());
@@ -495,7 +512,7 @@ pub fn grade(puzzle: &Grid, scale: Scale) -> Result<Grade, LogicError> {
     let solution = unique_solution(puzzle)?;
     let mut board = Board::new(puzzle).map_err(LogicError::Invalid)?;
     let mut acc = Accumulator::new(scale, puzzle.side());
-    while let Some((step, _, _)) = next(&board, solution.cells(), scale.finders())? {
+    while let Some(step) = next(&board, solution.cells(), scale.finders(), None)? {
         apply(&mut board, &step);
         acc.add(&step);
     }
@@ -527,7 +544,7 @@ pub fn hint(board: &Board, scale: Scale) -> Result<Option<Step>, LogicError> {
         check_step(board, solution.cells(), &step)?;
         return Ok(Some(step));
     }
-    Ok(next(board, solution.cells(), scale.finders())?.map(|(s, _, _)| s))
+    next(board, solution.cells(), scale.finders(), None)
 }
 
 /// The grade of a path of steps.
@@ -576,7 +593,11 @@ impl Accumulator {
     fn finish(self) -> Grade {
         let level = match self.scale {
             Scale::Solo => Level::Solo(self.solo),
-            Scale::Score => Level::Score(score::level(self.score, self.side)),
+            Scale::Score => Level::Score(score::level(
+                self.score,
+                self.hardest.map_or(0, |(w, _)| w),
+                self.side,
+            )),
         };
         Grade {
             scale: self.scale,
