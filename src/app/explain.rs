@@ -17,7 +17,13 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Code> {
         );
         return Ok(Code::BadInput);
     };
-    let puzzle = one_puzzle(&text, &args.read, "explain")?;
+    let puzzle = match one_puzzle(&text, &args.read, "explain")? {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("sudobot: {message}");
+            return Ok(Code::BadInput);
+        }
+    };
     let path = match logic::explain(&puzzle, scale(args.scale)) {
         Ok(p) => p,
         Err(e) => {
@@ -39,11 +45,12 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Code> {
                 1 => ", 1 guess".into(),
                 n => format!(", {n} guesses"),
             };
+            let steps = if g.steps == 1 { "1 step".into() } else { format!("{} steps", g.steps) };
             r.and_then(|()| {
                 writeln!(
                     out,
-                    "# {}, score {} (scale {}, {} steps{guesses})",
-                    g.level, g.score, g.scale, g.steps
+                    "# {}, score {} (scale {}, {steps}{guesses})",
+                    g.level, g.score, g.scale
                 )
             })
         }

@@ -1,12 +1,12 @@
 //! `sudobot hint`: the easiest next step for a board, fitted to the player's pencil marks when
 //! given, shown as much as asked.
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use sudobot::grid::Grid;
 use sudobot::logic::{self, Board, LogicError, Step, Technique, json, marks, step::house_name};
 
 use super::Code;
-use super::logic_input::{code_of, geometry, one_puzzle, scale, text_of};
+use super::logic_input::{Text, code_of, geometry, one_puzzle, scale, text_of};
 use crate::cli::explain::ExplainOutput;
 use crate::cli::hint::{HintArgs, Reveal};
 
@@ -18,38 +18,11 @@ pub fn run(args: HintArgs) -> anyhow::Result<Code> {
         );
         return Ok(Code::BadInput);
     };
-    let board = if args.read.format.is_none() && marks::looks_like_marks(&text.text) {
-        if args.marks.is_some() {
-            bail!("{}: the board is already a candidate grid; drop --marks", text.name);
-        }
-        let m = marks::parse(&text.text).with_context(|| text.name.clone())?;
-        let grid = with_x(m.grid(geometry(&args.read)?)?, args.read.diagonals)?;
-        board_or_conflict(Board::with_marks(&grid, &m.marks))?
-    } else {
-        let grid = one_puzzle(&text, &args.read, "hint")?;
-        match &args.marks {
-            None => board_or_conflict(Board::new(&grid))?,
-            Some(arg) => {
-                let mt = text_of(Some(arg))?.context("reading --marks")?;
-                let m = marks::parse(&mt.text).with_context(|| format!("--marks: {}", mt.name))?;
-                if m.side != grid.side() {
-                    bail!(
-                        "--marks: a {}x{} candidate grid for a {}x{} board",
-                        m.side,
-                        m.side,
-                        grid.side(),
-                        grid.side()
-                    );
-                }
-                // A single mark is still a mark here: the board's own values say what is placed.
-                let masks: Vec<u64> = m
-                    .marks
-                    .iter()
-                    .zip(&m.values)
-                    .map(|(&mk, &v)| if v != 0 { 1u64 << (v - 1) } else { mk })
-                    .collect();
-                board_or_conflict(Board::with_marks(&grid, &masks))?
-            }
+    let board = match read_board(&args, &text)? {
+        Ok(b) => b,
+        Err(message) => {
+            eprintln!("sudobot: {message}");
+            return Ok(Code::BadInput);
         }
     };
     let step = match logic::hint(&board, scale(args.scale)) {
@@ -82,16 +55,59 @@ pub fn run(args: HintArgs) -> anyhow::Result<Code> {
     Ok(Code::Success)
 }
 
+/// The board to hint on: a candidate grid, or a puzzle with or without `--marks`. `Ok(Err(_))`
+/// is bad input, with the message.
+fn read_board(args: &HintArgs, text: &Text) -> anyhow::Result<Result<Board, String>> {
+    let invalid = |c: sudobot::grid::Conflict| LogicError::Invalid(c).to_string();
+    if args.read.format.is_none() && marks::looks_like_marks(&text.text) {
+        if args.marks.is_some() {
+            return Ok(Err(format!(
+                "{}: the board is already a candidate grid; drop --marks",
+                text.name
+            )));
+        }
+        let m = match marks::parse(&text.text) {
+            Ok(m) => m,
+            Err(e) => return Ok(Err(format!("{}: {e}", text.name))),
+        };
+        let grid = match m.grid(geometry(&args.read)?) {
+            Ok(g) => with_x(g, args.read.diagonals)?,
+            Err(e) => return Ok(Err(format!("{}: {e}", text.name))),
+        };
+        return Ok(Board::with_marks(&grid, &m.marks).map_err(invalid));
+    }
+    let grid = match one_puzzle(text, &args.read, "hint")? {
+        Ok(g) => g,
+        Err(message) => return Ok(Err(message)),
+    };
+    let Some(arg) = &args.marks else {
+        return Ok(Board::new(&grid).map_err(invalid));
+    };
+    let mt = text_of(Some(arg))?.context("reading --marks")?;
+    let m = match marks::parse(&mt.text) {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(format!("--marks: {}: {e}", mt.name))),
+    };
+    if m.side != grid.side() {
+        let (a, b) = (m.side, grid.side());
+        return Ok(Err(format!("--marks: a {a}x{a} candidate grid for a {b}x{b} board")));
+    }
+    // A single mark is still a mark here: the board's own values say what is placed.
+    let masks: Vec<u64> = m
+        .marks
+        .iter()
+        .zip(&m.values)
+        .map(|(&mk, &v)| if v != 0 { 1u64 << (v - 1) } else { mk })
+        .collect();
+    Ok(Board::with_marks(&grid, &masks).map_err(invalid))
+}
+
 fn with_x(grid: Grid, diagonals: bool) -> anyhow::Result<Grid> {
     if !diagonals {
         return Ok(grid);
     }
     let geometry = grid.geometry().clone().with_diagonals();
     Ok(Grid::new(std::sync::Arc::new(geometry), grid.cells().to_vec())?)
-}
-
-fn board_or_conflict(b: Result<Board, sudobot::grid::Conflict>) -> anyhow::Result<Board> {
-    b.map_err(|c| anyhow::Error::new(LogicError::Invalid(c)))
 }
 
 /// The hint in words, as much as `reveal` allows.
@@ -107,7 +123,7 @@ fn describe(step: &Step, reveal: Reveal) -> String {
         (Reveal::Technique, Technique::Cleanup) => {
             "Some pencil marks are out of date: a placed value is still marked in its house.".into()
         }
-        (Reveal::Technique, _) => format!("Look for a {name}."),
+        (Reveal::Technique, _) => format!("Next technique: {name}."),
         (Reveal::Cells, _) => {
             let cells = step.cells.iter().map(|&c| step.cell_name(c)).collect::<Vec<_>>();
             let houses = step.houses.iter().map(|&h| house_name(h)).collect::<Vec<_>>();

@@ -64,11 +64,16 @@ pub fn geometry(read: &ReadArgs) -> anyhow::Result<Option<Arc<Geometry>>> {
         .transpose()
 }
 
-/// Exactly one puzzle from a text.
-pub fn one_puzzle(text: &Text, read: &ReadArgs, command: &str) -> anyhow::Result<Grid> {
+/// Exactly one puzzle from a text; `Ok(Err(message))` when it cannot be read (the message
+/// names the source, line and column).
+pub fn one_puzzle(
+    text: &Text,
+    read: &ReadArgs,
+    command: &str,
+) -> anyhow::Result<Result<Grid, String>> {
     let puzzles = format::read_puzzles(&text.text, &text.name, &read_options(read)?)?;
     match puzzles.entries.as_slice() {
-        [one] => Ok(one.puzzle.clone().with_context(|| text.name.clone())?),
+        [one] => Ok(one.puzzle.clone().map_err(|e| format!("{}: {e}", text.name))),
         many => bail!(
             "{}: {command} takes one puzzle, the input holds {} (grade takes a batch)",
             text.name,

@@ -9,7 +9,7 @@ use super::solve::{BoxShape, InputFormat, parse_box};
 
 const AFTER_HELP: &str = "\
 Examples:
-  sudobot grade '3x3:b5d8_2a6c3_9_7e1g4_2a5b2g7b4a6_8g5e7_6_9c1a3_4d6b'     # Hard 6750
+  sudobot grade '3x3:b5d8_2a6c3_9_7e1g4_2a5b2g7b4a6_8g5e7_6_9c1a3_4d6b'     # Unfair 28929
   sudobot grade --scale solo '3x3:b5d8_2a6c3_9_7e1g4_2a5b2g7b4a6_8g5e7_6_9c1a3_4d6b'   # Extreme
   sudobot grade --file puzzles.txt --stats       # one line per puzzle, in input order
   sgt-solo --generate 10 3x3de | sudobot grade --scale solo -

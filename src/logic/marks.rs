@@ -47,17 +47,22 @@ impl Marks {
     }
 }
 
-/// Whether text looks like a candidate grid rather than a puzzle: a token of two or more
-/// symbols, or one line of N*N*N characters.
+/// Whether text looks like a candidate grid rather than a puzzle: 16 or more tokens, one of
+/// two or more symbols, or one line of N*N*N characters.
 pub fn looks_like_marks(text: &str) -> bool {
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    if let [one] = lines.as_slice() {
-        return sukaku_side(one.chars().count()).is_some();
+    if let [one] = lines.as_slice()
+        && sukaku_side(one.chars().count()).is_some()
+    {
+        return true;
     }
-    lines.iter().filter(|l| !is_rule(l)).any(|l| {
-        tokens(l)
-            .any(|(_, t)| t.chars().count() >= 2 && t.chars().all(|c| c.is_ascii_alphanumeric()))
-    })
+    // At least a 4x4 grid of tokens, one of them two or more symbols.
+    let all: Vec<&str> =
+        lines.iter().filter(|l| !is_rule(l)).flat_map(|l| tokens(l).map(|(_, t)| t)).collect();
+    all.len() >= 16
+        && all
+            .iter()
+            .any(|t| t.chars().count() >= 2 && t.chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 fn sukaku_side(len: usize) -> Option<usize> {

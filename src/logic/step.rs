@@ -344,8 +344,13 @@ impl Step {
                 .first()
                 .map(|&c| format!("{}={}", self.cell_name(c), self.values_text(&self.values, ",")))
                 .unwrap_or_default(),
+            // The house the value is locked in; the second house is where it goes.
             (Technique::Pointing | Technique::Claiming, _) => {
-                format!("{} in {}", self.values_text(&self.values, ","), houses(&self.houses))
+                format!(
+                    "{} in {}",
+                    self.values_text(&self.values, ","),
+                    houses(self.houses.get(..1).unwrap_or_default())
+                )
             }
             (
                 Technique::NakedSubset(_) | Technique::HiddenSubset(_) | Technique::LockedSubset(_),

@@ -152,7 +152,7 @@ fn hint_reveals_as_much_as_asked_and_agrees_with_explain() {
     let first = stdout(sudobot().args(["explain", PUZZLE])).lines().next().unwrap().to_string();
     let technique = first.split_once(": ").unwrap().0.to_string();
     let t = stdout(sudobot().args(["hint", PUZZLE]));
-    assert_eq!(t.trim(), format!("Look for a {technique}."));
+    assert_eq!(t.trim(), format!("Next technique: {technique}."));
     let c = stdout(sudobot().args(["hint", "--reveal", "cells", PUZZLE]));
     assert!(c.starts_with(&format!("{technique}: look at r")), "{c}");
     assert!(!c.contains("=>"));
