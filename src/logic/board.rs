@@ -96,9 +96,8 @@ impl Layout {
             }
         }
         let mut peers = Vec::with_capacity(n);
-        for c in 0..n {
+        for (c, ch) in of_cell.iter().enumerate() {
             let mut list: Vec<u16> = Vec::new();
-            let ch = of_cell[c];
             for k in 0..ch.count as usize {
                 list.extend(houses[ch.house[k] as usize].iter().filter(|&&p| p as usize != c));
             }

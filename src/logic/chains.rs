@@ -304,8 +304,7 @@ pub fn solo_forcing(cx: &mut Ctx) -> Option<Step> {
                         neighbours.extend((0..side).map(|i| (i + 1) * (side - 1)));
                     }
                 }
-                for k in 0..neighbours.len() {
-                    let nb = neighbours[k];
+                for &nb in &neighbours {
                     cx.work += 1;
                     if number[nb] != 0 || !b.has(nb, currn) || nb == cur {
                         continue;

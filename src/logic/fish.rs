@@ -115,7 +115,8 @@ fn fish_step(
     elim: Vec<(usize, u8)>,
 ) -> Step {
     use crate::grid::HouseKind;
-    let (b_kind, c_kind): (fn(usize) -> HouseKind, fn(usize) -> HouseKind) = if by_rows {
+    type Kind = fn(usize) -> HouseKind;
+    let (b_kind, c_kind): (Kind, Kind) = if by_rows {
         (HouseKind::Row, HouseKind::Column)
     } else {
         (HouseKind::Column, HouseKind::Row)

@@ -121,7 +121,10 @@ pub fn contradiction(cx: &mut Ctx) -> Option<Step> {
 }
 
 /// A conclusion shared by every possible branch: a placement if any, else eliminations.
-fn common(b: &Board, branches: &[Board]) -> Option<(Vec<(usize, u8)>, Vec<(usize, u8)>)> {
+/// What a step does: placements, eliminations.
+type Effects = (Vec<(usize, u8)>, Vec<(usize, u8)>);
+
+fn common(b: &Board, branches: &[Board]) -> Option<Effects> {
     let first = branches.first()?;
     for c in 0..b.layout().cells() {
         let v = first.value(c);
@@ -145,7 +148,7 @@ fn forcing_step(
     technique: Technique,
     tried: &[(usize, u8)],
     broken: &[bool],
-    (place, eliminate): (Vec<(usize, u8)>, Vec<(usize, u8)>),
+    (place, eliminate): Effects,
 ) -> Step {
     let mut step = Step::new(technique, b.side());
     let mut cells: Vec<usize> = tried.iter().map(|&(c, _)| c).collect();

@@ -241,13 +241,13 @@ fn hints_fit_the_pencil_marks() {
     // Marks: every value not in the same row as an equal given; the column and region rules
     // are left for the player, so the first hint is a clean-up.
     let mut marks = vec![0u64; side * side];
-    for c in 0..side * side {
+    for (c, mark) in marks.iter_mut().enumerate() {
         if p.cells()[c] == 0 {
             let row = c / side;
             let used = (0..side)
                 .map(|x| p.cells()[row * side + x])
                 .fold(0u64, |m, v| if v == 0 { m } else { m | 1 << (v - 1) });
-            marks[c] = ((1u64 << side) - 1) & !used;
+            *mark = ((1u64 << side) - 1) & !used;
         }
     }
     let board = logic::Board::with_marks(&p, &marks).unwrap();
