@@ -24,7 +24,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Code> {
             return Ok(Code::BadInput);
         }
     };
-    let path = match logic::explain(&puzzle, scale(args.scale)) {
+    let path = match logic::explain(&puzzle, scale(args.style.scale)) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("sudobot: {e}");
@@ -32,7 +32,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Code> {
         }
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let written = match args.output {
+    let written = match args.style.output {
         ExplainOutput::Json => writeln!(out, "{}", json::to_json(&path)),
         ExplainOutput::Text => {
             let mut r = Ok(());

@@ -1,11 +1,10 @@
 //! `sudobot grade`: read every puzzle, grade them in parallel, print one line each in input
 //! order.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use sudobot::format::{self, Entry};
 use sudobot::logic::{self, Grade, LogicError, Scale};
@@ -119,18 +118,7 @@ fn grade_all(
         builder = builder.num_threads(n.into());
     }
     let pool = builder.build().context("starting the worker threads")?;
-    let bar = if io::stderr().is_terminal() {
-        let bar =
-            ProgressBar::with_draw_target(Some(entries.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = super::progress::puzzles(entries.len());
     let results = pool.install(|| {
         entries
             .par_iter()

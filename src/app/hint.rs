@@ -25,7 +25,7 @@ pub fn run(args: HintArgs) -> anyhow::Result<Code> {
             return Ok(Code::BadInput);
         }
     };
-    let step = match logic::hint(&board, scale(args.scale)) {
+    let step = match logic::hint(&board, scale(args.style.scale)) {
         Ok(Some(step)) => step,
         Ok(None) => {
             println!("The board is solved.");
@@ -48,7 +48,7 @@ pub fn run(args: HintArgs) -> anyhow::Result<Code> {
             return Ok(code_of(&e));
         }
     };
-    match args.output {
+    match args.style.output {
         ExplainOutput::Json => println!("{}", json::step_json(&step)),
         ExplainOutput::Text => println!("{}", describe(&step, args.reveal)),
     }

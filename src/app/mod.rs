@@ -5,6 +5,7 @@ mod explain;
 mod grade;
 mod hint;
 mod logic_input;
+mod progress;
 mod solve;
 mod web;
 

@@ -45,14 +45,21 @@ pub struct ExplainArgs {
     #[arg(value_name = "PUZZLE")]
     pub puzzle: Option<String>,
 
+    #[command(flatten)]
+    pub style: StyleArgs,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// The technique set and the output form (shared with `hint`).
+#[derive(Debug, Args)]
+pub struct StyleArgs {
     /// Which techniques are allowed, and how the path is graded.
     #[arg(long, value_enum, default_value_t = ScaleArg::Score)]
     pub scale: ScaleArg,
 
-    /// Output form.
+    /// Output form (json: for `hint`, the step as in `explain -o json`, whatever --reveal says).
     #[arg(short, long, value_enum, default_value_t = ExplainOutput::Text)]
     pub output: ExplainOutput,
-
-    #[command(flatten)]
-    pub read: ReadArgs,
 }

@@ -2,8 +2,8 @@
 
 use clap::{Args, ValueEnum};
 
-use super::explain::ExplainOutput;
-use super::grade::{ReadArgs, ScaleArg};
+use super::explain::StyleArgs;
+use super::grade::ReadArgs;
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -60,13 +60,8 @@ pub struct HintArgs {
     #[arg(long, value_enum, default_value_t = Reveal::Technique)]
     pub reveal: Reveal,
 
-    /// Which techniques are allowed.
-    #[arg(long, value_enum, default_value_t = ScaleArg::Score)]
-    pub scale: ScaleArg,
-
-    /// Output form (json: the step as in `explain -o json`, whatever --reveal says).
-    #[arg(short, long, value_enum, default_value_t = ExplainOutput::Text)]
-    pub output: ExplainOutput,
+    #[command(flatten)]
+    pub style: StyleArgs,
 
     #[command(flatten)]
     pub read: ReadArgs,

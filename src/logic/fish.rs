@@ -27,44 +27,37 @@ fn cell_at(side: usize, by_rows: bool, line: usize, j: usize) -> usize {
 
 /// A basic fish of exactly `k` lines, rows as base first, on any value.
 pub fn basic(cx: &mut Ctx, k: usize) -> Option<Step> {
-    let side = cx.board.side();
-    for v in 1..=side as u8 {
-        for by_rows in [true, false] {
-            if let Some(step) = basic_one(cx, v, k, by_rows) {
-                return Some(step);
-            }
-        }
-    }
-    None
+    each_base(cx, |cx, v, by_rows| basic_one(cx, v, k, by_rows))
 }
 
 /// Solo's row-vs-column set elimination on one value: fish of every size. Sizes up to half the
 /// open lines in both orientations cover every fish (a fish on k rows is one on the other
 /// columns).
 pub fn solo_fish(cx: &mut Ctx) -> Option<Step> {
+    each_base(cx, |cx, v, by_rows| {
+        let open = lines(cx, v, by_rows).len();
+        (2..=open / 2).find_map(|k| basic_one(cx, v, k, by_rows))
+    })
+}
+
+/// The open base lines of value `v` and their places, when there are more than `k`.
+fn bases(cx: &Ctx, v: u8, k: usize, by_rows: bool) -> Option<(Vec<(usize, u64)>, Vec<u64>)> {
+    let base = lines(cx, v, by_rows);
+    let masks: Vec<u64> = base.iter().map(|&(_, m)| m).collect();
+    (base.len() > k).then_some((base, masks))
+}
+
+/// The first step `f` finds for any value, rows as base lines first.
+fn each_base(cx: &mut Ctx, mut f: impl FnMut(&mut Ctx, u8, bool) -> Option<Step>) -> Option<Step> {
     let side = cx.board.side();
-    for v in 1..=side as u8 {
-        for by_rows in [true, false] {
-            let open = lines(cx, v, by_rows).len();
-            for k in 2..=open / 2 {
-                if let Some(step) = basic_one(cx, v, k, by_rows) {
-                    return Some(step);
-                }
-            }
-        }
-    }
-    None
+    (1..=side as u8).find_map(|v| [true, false].into_iter().find_map(|by_rows| f(cx, v, by_rows)))
 }
 
 fn basic_one(cx: &mut Ctx, v: u8, k: usize, by_rows: bool) -> Option<Step> {
     let b = cx.board;
     let l = b.layout();
     let side = l.side();
-    let base = lines(cx, v, by_rows);
-    if base.len() <= k {
-        return None;
-    }
-    let masks: Vec<u64> = base.iter().map(|&(_, m)| m).collect();
+    let (base, masks) = bases(cx, v, k, by_rows)?;
     let mut work = 0;
     let found = combinations(&masks, k, &mut work, &mut |chosen, cover| {
         if cover.count_ones() as usize != k {
@@ -138,25 +131,14 @@ fn fish_step(
 pub fn finned(cx: &mut Ctx, k: usize) -> Option<Step> {
     let side = cx.board.side();
     let max_extra = 3.min(side.saturating_sub(k));
-    for v in 1..=side as u8 {
-        for by_rows in [true, false] {
-            if let Some(step) = finned_one(cx, v, k, by_rows, max_extra) {
-                return Some(step);
-            }
-        }
-    }
-    None
+    each_base(cx, |cx, v, by_rows| finned_one(cx, v, k, by_rows, max_extra))
 }
 
 fn finned_one(cx: &mut Ctx, v: u8, k: usize, by_rows: bool, max_extra: usize) -> Option<Step> {
     let b = cx.board;
     let l = b.layout();
     let side = l.side();
-    let base = lines(cx, v, by_rows);
-    if base.len() <= k {
-        return None;
-    }
-    let masks: Vec<u64> = base.iter().map(|&(_, m)| m).collect();
+    let (base, masks) = bases(cx, v, k, by_rows)?;
     let (mut work, mut inner) = (0, 0u64);
     // Base combinations whose places span at most k + max_extra cover lines; the fins are the
     // places in one region beyond k cover lines.

@@ -47,6 +47,20 @@ fn linked_step(
     step
 }
 
+/// Two conjugate pairs joined at `link` (at most one of them holds `v`): one of the `ends`
+/// does, so `v` leaves the cells seeing both.
+fn ends_step(
+    cx: &mut Ctx,
+    technique: Technique,
+    v: u8,
+    ends: [usize; 2],
+    link: [usize; 2],
+) -> Option<Step> {
+    let elim = seeing_both(cx, v, ends[0], ends[1], &link);
+    let side = cx.board.side();
+    (!elim.is_empty()).then(|| linked_step(technique, side, v, ends, link, elim))
+}
+
 /// Two rows (or columns) with `v` twice each, sharing one column (row): one of the two other
 /// ends holds `v`.
 pub fn skyscraper(cx: &mut Ctx) -> Option<Step> {
@@ -68,10 +82,9 @@ pub fn skyscraper(cx: &mut Ctx) -> Option<Step> {
                         if across(s1) != across(s2) || across(e1) == across(e2) {
                             continue;
                         }
-                        let elim = seeing_both(cx, v, e1, e2, &[s1, s2]);
-                        if !elim.is_empty() {
-                            let t = Technique::Skyscraper;
-                            return Some(linked_step(t, side, v, [e1, e2], [s1, s2], elim));
+                        let t = Technique::Skyscraper;
+                        if let Some(step) = ends_step(cx, t, v, [e1, e2], [s1, s2]) {
+                            return Some(step);
                         }
                     }
                 }
@@ -100,10 +113,9 @@ pub fn two_string_kite(cx: &mut Ctx) -> Option<Step> {
                         if !distinct || l.region(rs) != l.region(cs) || re == ce {
                             continue;
                         }
-                        let elim = seeing_both(cx, v, re, ce, &[rs, cs]);
-                        if !elim.is_empty() {
-                            let t = Technique::TwoStringKite;
-                            return Some(linked_step(t, side, v, [re, ce], [rs, cs], elim));
+                        let t = Technique::TwoStringKite;
+                        if let Some(step) = ends_step(cx, t, v, [re, ce], [rs, cs]) {
+                            return Some(step);
                         }
                     }
                 }
@@ -140,50 +152,33 @@ pub fn empty_rectangle(cx: &mut Ctx) -> Option<Step> {
                     if !on_cross || only_row || only_col {
                         continue;
                     }
-                    // A pair in a column X: one end on row r outside the region, the other
-                    // end's row meets column c at the target.
-                    for x in (0..side).filter(|&x| x != c) {
-                        let Some((p, q)) = pair(cx, l.col_house(x), v) else { continue };
-                        for (near, far) in [(p, q), (q, p)] {
-                            if l.row(near) != r || l.region(near) == reg {
-                                continue;
-                            }
-                            let target = l.row(far) * side + c;
-                            if l.region(target) != reg && b.has(target, v) {
-                                let mut step = linked_step(
-                                    Technique::EmptyRectangle,
-                                    side,
-                                    v,
-                                    [near, far],
-                                    [near, far],
-                                    vec![(target, v)],
-                                );
-                                step.houses = vec![l.kind(h)];
-                                step.cells = cells.clone();
-                                return Some(step);
-                            }
-                        }
-                    }
-                    // The same with a pair in a row Y crossing column c.
-                    for y in (0..side).filter(|&y| y != r) {
-                        let Some((p, q)) = pair(cx, l.row_house(y), v) else { continue };
-                        for (near, far) in [(p, q), (q, p)] {
-                            if l.col(near) != c || l.region(near) == reg {
-                                continue;
-                            }
-                            let target = r * side + l.col(far);
-                            if l.region(target) != reg && b.has(target, v) {
-                                let mut step = linked_step(
-                                    Technique::EmptyRectangle,
-                                    side,
-                                    v,
-                                    [near, far],
-                                    [near, far],
-                                    vec![(target, v)],
-                                );
-                                step.houses = vec![l.kind(h)];
-                                step.cells = cells.clone();
-                                return Some(step);
+                    // A pair in a column X (not c): one end on row r outside the region, the
+                    // other end's row meets column c at the target. Or the same with a pair in
+                    // a row Y (not r) crossing column c.
+                    for in_column in [true, false] {
+                        for x in (0..side).filter(|&x| x != if in_column { c } else { r }) {
+                            let house = if in_column { l.col_house(x) } else { l.row_house(x) };
+                            let Some((p, q)) = pair(cx, house, v) else { continue };
+                            for (near, far) in [(p, q), (q, p)] {
+                                let crosses =
+                                    if in_column { l.row(near) == r } else { l.col(near) == c };
+                                if !crosses || l.region(near) == reg {
+                                    continue;
+                                }
+                                let target = if in_column {
+                                    l.row(far) * side + c
+                                } else {
+                                    r * side + l.col(far)
+                                };
+                                if l.region(target) != reg && b.has(target, v) {
+                                    let t = Technique::EmptyRectangle;
+                                    let ends = [near, far];
+                                    let mut step =
+                                        linked_step(t, side, v, ends, ends, vec![(target, v)]);
+                                    step.houses = vec![l.kind(h)];
+                                    step.cells = cells.clone();
+                                    return Some(step);
+                                }
                             }
                         }
                     }
