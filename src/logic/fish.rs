@@ -40,10 +40,10 @@ pub fn solo_fish(cx: &mut Ctx) -> Option<Step> {
     })
 }
 
-/// The open base lines of value `v` and their places, when there are more than `k`.
 /// Base lines `(house, places)` and their places alone.
 type Bases = (Vec<(usize, u64)>, Vec<u64>);
 
+/// The open base lines of value `v` and their places, when there are more than `k`.
 fn bases(cx: &Ctx, v: u8, k: usize, by_rows: bool) -> Option<Bases> {
     let base = lines(cx, v, by_rows);
     let masks: Vec<u64> = base.iter().map(|&(_, m)| m).collect();
