@@ -4,6 +4,7 @@
 //! ```text
 //! cargo bench --bench solver                 # every set
 //! cargo bench --bench solver -- 1106         # one set
+//! cargo bench --bench solver -- killer       # the Solo Killer sets
 //! ```
 //!
 //! Large files are benchmarked on a fixed prefix so a run stays around a minute; the tests
@@ -14,7 +15,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sudobot::format::line;
+use sudobot::format::{line, solo_id};
 use sudobot::grid::Grid;
 use sudobot::solve::count_solutions;
 
@@ -60,5 +61,39 @@ fn unique_mode(c: &mut Criterion) {
     group.finish();
 }
 
+/// Solo-generated Killer sets (`tests/fixtures/killer/`), every puzzle: each solve builds the
+/// tables of its own cages, as it would in use.
+fn killer_sets(c: &mut Criterion) {
+    const KILLER: &[&str] = &[
+        "3x3kdt", "3x3kdb", "3x3kdi", "3x3kda", "3x3kde", "3x3kdu", "3x3xk", "9jk", "2x2k", "2x3k",
+        "3x2k", "2x4k", "4x2k",
+    ];
+    let mut group = c.benchmark_group("killer");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    for name in KILLER {
+        let path = format!("{}/tests/fixtures/killer/{name}.txt", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let puzzles: Vec<Grid> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(n, l)| solo_id::parse(l).unwrap_or_else(|e| panic!("{path}:{}: {e}", n + 1)))
+            .collect();
+        group.throughput(Throughput::Elements(puzzles.len() as u64));
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                for p in &puzzles {
+                    black_box(count_solutions(black_box(p), 2).map(|c| c.found).unwrap_or(0));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(benches, unique_mode);
-criterion_main!(benches);
+criterion_group!(killer, killer_sets);
+criterion_main!(benches, killer);

@@ -208,13 +208,11 @@ fn id_output_round_trips() {
 }
 
 #[test]
-fn killer_ids_are_not_supported_yet() {
+fn killer_ids_solve() {
     let killer = "3x3k:zzzc,aa__a_a____a______a_a__a_aa_a__aa_a_aa_aa_a_baabbaa__a_a___a_____a____ba____ab____a__aa____a_a_aa__,12a9a10_11_8a16_16_15a10b13c10_10a10_16a8g5a17_9_9a7b5c7_13a11a13_23a13a9a7e6a23_14a23_4a4c9d";
-    sudobot()
-        .args(["solve", killer])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("not supported yet"));
+    let solution = solved(&["solve", "-o", "line", killer]);
+    assert_eq!(solution.len(), 81);
+    assert!(!solution.contains('.'), "{solution}");
 }
 
 #[test]
@@ -225,11 +223,9 @@ fn forcing_the_format() {
     sudobot().args(["solve", "--format", "solo-text", puzzle]).assert().code(2);
     let text = read("solo_text_3x3.txt");
     sudobot().args(["solve", "--format", "solo-text", &text]).assert().success();
-    sudobot()
-        .args(["solve", "--box", "3x3", &text])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("a box shape applies to one-line puzzles only"));
+    sudobot().args(["solve", "--box", "3x3", &text]).assert().code(2).stderr(
+        predicate::str::contains("a box shape applies to one-line puzzles and cage text only"),
+    );
 }
 
 #[test]

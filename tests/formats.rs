@@ -326,7 +326,7 @@ fn a_box_shape_only_fits_line_input() {
     let err = format::read_puzzles("3x3:abc", "arg", &options).expect_err("id with a box");
     assert_eq!(
         err.to_string(),
-        "a box shape applies to one-line puzzles only, but the input is Solo game ID"
+        "a box shape applies to one-line puzzles and cage text only, but the input is Solo game ID"
     );
 }
 

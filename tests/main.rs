@@ -2,6 +2,8 @@
 
 // `sudobot solve` end to end through the binary.
 mod cli_solve;
+// `sudobot completions` and `sudobot man`.
+mod cli_docs;
 // `sudobot solve` on Solo game IDs and Copy text captured from the real game.
 mod cli_solo_formats;
 // `sudobot desktop --auto` against the real sgt-solo under Xvfb.
@@ -11,6 +13,9 @@ mod desktop;
 mod logic;
 // Property tests: format round trips, batch reading, no panics, solving random puzzles.
 mod formats;
+// Killer sudoku: Solo's generated IDs solved and checked independently, brute-force counts,
+// cage text and drawings, `sudobot solve` on Killer input.
+mod killer;
 // Solo game IDs and Copy text: property round trips.
 mod solo_formats;
 // Helpers shared by several modules.

@@ -129,17 +129,18 @@ fn print_outcome(report: &Report, stats: bool) {
 }
 
 mod interactive {
-    //! The hotkey loop: an rdev listener thread feeding a session on the main thread.
+    //! The hotkey loop: a listener thread ([`desktop::hotkeys`]) feeding a session on the main
+    //! thread.
     //!
-    //! rdev listens through XRecord, so it also sees synthetic keys. The bot closes dialogs
-    //! without keys where it can; its rare own Escapes are counted and skipped. Hotkeys are
-    //! numbered as they are queued: an Esc while anything is queued or running aborts the run
-    //! between two moves and cancels every hotkey queued before it; an Esc with nothing to do
-    //! ends the session.
+    //! On X11 the listener also sees the bot's own keys. The bot closes dialogs without keys
+    //! where it can; its rare own Escapes are counted and skipped. Hotkeys are numbered as they
+    //! are queued: an Esc while anything is queued or running aborts the run between two moves
+    //! and cancels every hotkey queued before it; an Esc with nothing to do ends the session.
 
     use std::sync::atomic::AtomicUsize;
     use std::sync::mpsc;
 
+    use sudobot::desktop::hotkeys::Listener;
     use sudobot::desktop::interactive::{Hotkey, Outcome, Session, Source};
 
     use super::*;
@@ -155,7 +156,6 @@ mod interactive {
         let queued = Arc::new(AtomicUsize::new(0));
         let done = Arc::new(AtomicUsize::new(0));
         let cancel_upto = Arc::new(AtomicUsize::new(0));
-        opts.own_escapes = Some(Arc::clone(&own_escapes));
         let source = match (&args.puzzle, args.from_clipboard) {
             (Some(text), _) => Source::Text(text.clone()),
             (None, true) => Source::Clipboard,
@@ -163,51 +163,46 @@ mod interactive {
         };
         let mut screen = connect(&args.window, opts.timeout)?;
         let (tx, rx) = mpsc::channel();
-        {
+        let listener = {
             let (abort, own) = (Arc::clone(&abort), Arc::clone(&own_escapes));
             let (queued, done, cancel_upto) =
                 (Arc::clone(&queued), Arc::clone(&done), Arc::clone(&cancel_upto));
-            let failed = tx.clone();
-            std::thread::spawn(move || {
-                let result = rdev::listen(move |event| {
-                    let rdev::EventType::KeyPress(key) = event.event_type else {
-                        return;
-                    };
-                    let hotkey = match key {
-                        rdev::Key::F1 => Hotkey::Origin,
-                        rdev::Key::F2 => Hotkey::Solve,
-                        rdev::Key::F3 => Hotkey::Walk,
-                        rdev::Key::F4 => Hotkey::Calibrate,
-                        rdev::Key::Escape => {
-                            // One of the bot's own Escapes (closing a menu or dialog)?
-                            if own.take() {
-                                return;
-                            }
-                            let pending = queued.load(Ordering::SeqCst);
-                            if pending > done.load(Ordering::SeqCst) {
-                                cancel_upto.store(pending, Ordering::SeqCst);
-                                abort.store(true, Ordering::SeqCst);
-                                return;
-                            }
-                            Hotkey::Escape
+            Listener::start(Box::new(move |heard| {
+                let hotkey = match heard {
+                    Ok(Hotkey::Escape) => {
+                        // One of the bot's own Escapes (closing a menu or dialog)?
+                        if own.take() {
+                            return;
                         }
-                        _ => return,
-                    };
-                    queued.fetch_add(1, Ordering::SeqCst);
-                    let _ = tx.send(Ok(hotkey));
-                });
-                if let Err(e) = result {
-                    let _ = failed.send(Err(format!("{e:?}")));
-                }
-            });
+                        let pending = queued.load(Ordering::SeqCst);
+                        if pending > done.load(Ordering::SeqCst) {
+                            cancel_upto.store(pending, Ordering::SeqCst);
+                            abort.store(true, Ordering::SeqCst);
+                            return;
+                        }
+                        Hotkey::Escape
+                    }
+                    Ok(hotkey) => hotkey,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                queued.fetch_add(1, Ordering::SeqCst);
+                let _ = tx.send(Ok(hotkey));
+            }))?
+        };
+        // Where the listener hears the bot's own keys, its Escapes are noted so they are skipped.
+        if listener.sees_own_keys() {
+            opts.own_escapes = Some(Arc::clone(&own_escapes));
         }
         let mut session = Session::new(opts, source);
         eprintln!(
-            "sudobot desktop: F1 origin (pointer on the top-left cell), F4 twice to calibrate the step, \
-             F3 walk the empty cells, F2 solve, Esc abort/quit"
+            "sudobot desktop: listening. F1 origin (pointer on the top-left cell), F4 twice to \
+             calibrate the step, F3 walk the empty cells, F2 solve, Esc abort/quit"
         );
         for (index, message) in (1..).zip(rx) {
-            let hotkey = message.map_err(DesktopError::Hotkeys)?;
+            let hotkey = message?;
             if index <= cancel_upto.load(Ordering::SeqCst) {
                 eprintln!("{hotkey:?} cancelled by Esc");
                 done.fetch_add(1, Ordering::SeqCst);
@@ -244,6 +239,7 @@ mod interactive {
                 Err(e) => eprintln!("sudobot: {e}"),
             }
         }
+        drop(listener);
         anyhow::bail!("the hotkey listener stopped")
     }
 }

@@ -6,13 +6,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
-use sudobot::format::{self, Format, ReadOptions};
+use sudobot::format::{self, ReadOptions};
 use sudobot::grid::{Geometry, Grid};
 use sudobot::logic::{LogicError, Scale};
 
 use super::Code;
 use crate::cli::grade::{ReadArgs, ScaleArg};
-use crate::cli::solve::InputFormat;
 
 /// Some input text and where it came from (for messages).
 pub struct Text {
@@ -42,12 +41,7 @@ fn stdin() -> anyhow::Result<Text> {
 /// The read options of the shared flags.
 pub fn read_options(read: &ReadArgs) -> anyhow::Result<ReadOptions> {
     Ok(ReadOptions {
-        format: read.format.map(|f| match f {
-            InputFormat::Line => Format::Line,
-            InputFormat::SoloText => Format::SoloText,
-            InputFormat::SoloId => Format::SoloId,
-            InputFormat::Pretty => Format::Pretty,
-        }),
+        format: read.format.map(super::input_format),
         geometry: geometry(read)?,
         diagonals: read.diagonals,
     })
@@ -93,7 +87,7 @@ pub fn scale(s: ScaleArg) -> Scale {
 /// The exit code of an engine error.
 pub fn code_of(e: &LogicError) -> Code {
     match e {
-        LogicError::Invalid(_) => Code::BadInput,
+        LogicError::Invalid(_) | LogicError::Killer => Code::BadInput,
         LogicError::NoSolution | LogicError::MarksMissSolution { .. } => Code::NoSolution,
         LogicError::Several(_) => Code::Multiple,
         _ => Code::Failure,

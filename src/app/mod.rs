@@ -1,6 +1,7 @@
 //! Runs a parsed command line and maps results and errors to exit codes.
 
 mod desktop;
+mod docs;
 mod explain;
 mod grade;
 mod hint;
@@ -40,6 +41,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Grade(args) => grade::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Hint(args) => hint::run(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man(args) => docs::man(args),
     };
     let code = match result {
         Ok(code) => code,
@@ -49,6 +52,19 @@ pub fn run(cli: Cli) -> ExitCode {
         }
     };
     ExitCode::from(code as u8)
+}
+
+/// The library format of a `--format` value.
+pub fn input_format(f: crate::cli::solve::InputFormat) -> sudobot::format::Format {
+    use crate::cli::solve::InputFormat;
+    use sudobot::format::Format;
+    match f {
+        InputFormat::Line => Format::Line,
+        InputFormat::SoloText => Format::SoloText,
+        InputFormat::SoloId => Format::SoloId,
+        InputFormat::Pretty => Format::Pretty,
+        InputFormat::Cages => Format::Cages,
+    }
 }
 
 /// The exit code for an error: bad input when any cause is an input error, else failure.

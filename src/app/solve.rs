@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use sudobot::format::{self, Entry, Format, ReadOptions, pretty};
+use sudobot::format::{self, Entry, ReadOptions, pretty};
 use sudobot::grid::{Conflict, Geometry, Grid};
 use sudobot::solve::{self, Count, Verdict};
 
 use super::Code;
-use crate::cli::solve::{ColourChoice, InputFormat, OutputFormat, SolveArgs};
+use crate::cli::solve::{ColourChoice, OutputFormat, SolveArgs};
 
 /// What to compute for each puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -41,6 +41,7 @@ impl Printer {
         match self.output {
             OutputFormat::Line => format::line::write(grid),
             OutputFormat::Id => format::solo_id::write(grid),
+            OutputFormat::Cages => format::cages::write(grid),
             OutputFormat::Pretty => {
                 let options = pretty::Options {
                     charset: self.charset,
@@ -53,7 +54,11 @@ impl Printer {
 
     /// Between two grids printed one after the other.
     fn separator(&self) -> &'static str {
-        if self.output == OutputFormat::Pretty { "\n\n" } else { "\n" }
+        if matches!(self.output, OutputFormat::Pretty | OutputFormat::Cages) {
+            "\n\n"
+        } else {
+            "\n"
+        }
     }
 }
 
@@ -146,12 +151,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         None => None,
     };
     let options = ReadOptions {
-        format: args.format.map(|f| match f {
-            InputFormat::Line => Format::Line,
-            InputFormat::SoloText => Format::SoloText,
-            InputFormat::SoloId => Format::SoloId,
-            InputFormat::Pretty => Format::Pretty,
-        }),
+        format: args.format.map(super::input_format),
         geometry,
         diagonals: args.diagonals,
     };
@@ -370,7 +370,7 @@ fn print_batch(
     mode: Mode,
     printer: &Printer,
 ) -> io::Result<()> {
-    let pretty = printer.output == OutputFormat::Pretty;
+    let pretty = matches!(printer.output, OutputFormat::Pretty | OutputFormat::Cages);
     for done in results {
         let line = done.line;
         let puzzle = done.puzzle.as_ref();

@@ -2,6 +2,7 @@
 //! configuration in `app/` before anything runs; the library never sees these types.
 
 pub mod desktop;
+pub mod docs;
 pub mod explain;
 pub mod grade;
 pub mod hint;
@@ -57,4 +58,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// The easiest next step for a board (with your pencil marks), shown as much as asked.
     Hint(hint::HintArgs),
+    /// Print a shell completion script.
+    Completions(docs::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a directory.
+    Man(docs::ManArgs),
 }

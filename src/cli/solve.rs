@@ -15,6 +15,8 @@ Examples:
   sudobot solve --check PUZZLE && echo unique           # exit 0 only for a unique solution
   sudobot solve '3x3:a8a3d7c9b3_6_5a1c7g1b5a8a5a2a1a4a7b6g6c7a1_9_2b8c7d4a9a'   # Solo game ID
   xclip -o -selection clipboard | sudobot solve -       # Solo's Game > Copy text
+  sudobot solve '3x3k:zzzc,<cage walls>,<sums>'          # a Solo Killer game ID
+  sudobot solve --file killer.txt                       # cage text: grid line + '23: r1c1 r1c2'
   sudobot solve --box 2x3 PUZZLE                        # 6x6 with boxes 2 wide, 3 tall"
     };
 }
@@ -39,17 +41,30 @@ Input formats (detected; --format forces one):
              12 = 4x3); --box overrides it.
   solo-text  Solo's Game > Copy text: rows like '. 8 . | 3 . .', rules like '------+------',
              '_' for a blank on an X diagonal, jigsaw walls. One puzzle per input.
-  solo-id    A Solo game ID: 3x3:..., 2x3:..., 3x3x:... (X), 9j:...,walls (jigsaw). One a line.
-             Killer IDs (3x3k:...) are not supported yet.
+  solo-id    A Solo game ID: 3x3:..., 2x3:..., 3x3x:... (X), 9j:...,walls (jigsaw), Killer
+             with cage walls and sums: 3x3k:..., 2x3k:..., 3x3xk:..., 9jk:.... One a line.
+  cages      Killer sudoku by hand: the grid line (as 'line'; all dots when there are no
+             givens), then one cage a line, its sum, a colon and its cells:
+               .................................................................................
+               23: r1c1 r1c2 r2c1
+               7: r1c3 r1c4
+             Every cell in exactly one cage. Settings before the grid line: 'box: 2x3' (as
+             --box), 'regions: 1112...' (jigsaw: a region label per cell), 'diagonals: yes'.
+             The grid line may be left out for one puzzle with no givens. Each puzzle starts
+             at its grid line, so a file may hold several.
   pretty     A drawn grid: sudobot's pretty output (Unicode or --ascii) or a similar ASCII
              drawing with an outer border ('+-------+', '| 4 . . | . . . |', '|4..|...|').
              Cells are the symbols; the regions are what the walls enclose (boxes or a
              jigsaw). Several grids separated by blank lines make a batch.
 
 Output (--output):
-  pretty     the grid with its boxes or jigsaw regions drawn (--ascii for plain characters)
-  line       the one-line form, for scripts
-  id         a Solo game ID
+  pretty     the grid with its boxes or jigsaw regions drawn (--ascii for plain characters);
+             Killer cages are outlined with their sums on their top-left edges (cage walls
+             light, region walls heavy, dashed inside a cage; ASCII: | = for both, : - for
+             cages, ! ~ for regions inside a cage)
+  line       the one-line form, for scripts (values only: a Killer grid's cages are not in it)
+  id         a Solo game ID (with the cages for Killer)
+  cages      cage text: the grid line, then the cages one a line (Killer)
   Default: pretty for a single puzzle when standard output is a terminal, line otherwise.
 
   One puzzle: the solution. With several solutions, the first two found are printed and
@@ -71,7 +86,8 @@ Exit codes:
   0  solved: exactly one solution (also for --check and --count)
   1  a runtime failure (e.g. standard output cannot be written)
   2  bad input: missing or unreadable file, empty input, wrong length, a bad character
-     (line and column named), two equal givens in a house (both cells and the house named)
+     (line and column named), two equal givens in a house (both cells and the house named),
+     a bad cage (the cage and the cell named)
   3  no solution
   4  several solutions
   A batch exits with its worst outcome, in the order 2, 3, 4, 0."
@@ -81,7 +97,7 @@ Exit codes:
 #[derive(Debug, Args)]
 #[command(after_help = AFTER_HELP, after_long_help = AFTER_LONG_HELP)]
 pub struct SolveArgs {
-    /// The puzzle (one line, Solo grid text or a Solo game ID; several lines make a batch), or
+    /// The puzzle (one line, Solo grid text, a Solo game ID or cage text; several lines make a batch), or
     /// `-` for standard input. Without it and without --file, standard input is read when it
     /// is not a terminal.
     #[arg(value_name = "PUZZLE", conflicts_with = "file")]
@@ -96,8 +112,9 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<InputFormat>,
 
-    /// Box shape of one-line puzzles, WIDTHxHEIGHT (cells per box row x box rows), instead of
-    /// the usual one for the side: `--box 2x3` reads a 6x6 grid with boxes 2 wide, 3 tall.
+    /// Box shape of one-line puzzles and cage text, WIDTHxHEIGHT (cells per box row x box rows),
+    /// instead of the usual one for the side: `--box 2x3` reads a 6x6 grid with boxes 2 wide,
+    /// 3 tall.
     #[arg(long = "box", value_name = "WxH", value_parser = parse_box)]
     pub box_shape: Option<BoxShape>,
 
@@ -155,6 +172,8 @@ pub enum InputFormat {
     SoloId,
     /// A drawn grid (pretty output, or ASCII like `| 4 . . | . . . |`).
     Pretty,
+    /// Cage text: the grid line, then one Killer cage a line (`23: r1c1 r1c2`).
+    Cages,
 }
 
 /// Output formats.
@@ -166,6 +185,8 @@ pub enum OutputFormat {
     Line,
     /// A Solo game ID.
     Id,
+    /// Cage text: the grid line, then one Killer cage a line.
+    Cages,
 }
 
 /// When to colour.

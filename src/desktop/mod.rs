@@ -9,7 +9,8 @@
 //! - [`game`]: reading the game ID (Specific...) and the board (Copy) with bounded waits.
 //! - [`fill`]: what to type and in which order, by keyboard cursor or mouse.
 //! - [`thinking`]: the show-thinking display (pencil marks, then values in solving order).
-//! - [`interactive`]: the hotkey session (F1 origin, F4 step, F3 walk, F2 solve, Esc abort).
+//! - [`interactive`]: the hotkey session (F1 origin, F4 step, F3 walk, F2 solve, Esc abort);
+//!   [`hotkeys`] listens for those keys (X11 RECORD, Windows `RegisterHotKey`).
 //!
 //! [`run_auto`] ties them together: read, solve, type, copy back, confirm.
 
@@ -18,6 +19,7 @@ pub mod backend;
 mod fake;
 pub mod fill;
 pub mod game;
+pub mod hotkeys;
 pub mod interactive;
 pub mod keys;
 pub mod menu;

@@ -9,7 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Format, ParseError, ParseErrorKind, Position, line, pretty, solo_id, solo_text};
+use super::{
+    Format, ParseError, ParseErrorKind, Position, cages, line, pretty, solo_id, solo_text,
+};
 use crate::grid::{Geometry, Grid};
 
 /// Whether a line is skipped between puzzles: blank, or a `#` comment.
@@ -47,6 +49,8 @@ fn is_cell_row(line: &str) -> bool {
 /// whose parser then names the first character that does not fit.
 ///
 /// - a first line starting with a border (`+`, `|`, `┌`, ...) is a drawn grid (pretty);
+/// - a first line that is a cage (`23: r1c1 r1c2`) or a cage-text setting (`box: 2x3`), or a
+///   second line that is a cage, is cage text;
 /// - a first puzzle line like `3x3:...` or `9j:...` is a Solo game ID;
 /// - lines with `|` walls, `-`/`+` rules or space-separated single-character cells are Solo grid
 ///   text;
@@ -59,6 +63,12 @@ pub fn detect(text: &str) -> Format {
     if pretty::looks_like_drawing(first) {
         return Format::Pretty;
     }
+    if cages::is_cage_line(first)
+        || cages::is_setting_line(first)
+        || lines.next().is_some_and(cages::is_cage_line)
+    {
+        return Format::Cages;
+    }
     if looks_like_solo_id(first) {
         return Format::SoloId;
     }
@@ -69,7 +79,24 @@ pub fn detect(text: &str) -> Format {
 }
 
 /// Reads one puzzle in the given format, or in the detected one when `format` is `None`.
+/// Killer givens that break their cage are an error here (as givens repeated in a house are
+/// for the solver).
 pub fn parse(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
+    let (line, _) = first_puzzle_line(text);
+    parse_any(text, format).and_then(|g| cages_kept(g, line))
+}
+
+/// A Killer grid whose givens keep every cage, or the error naming the cage.
+fn cages_kept(grid: Grid, line: usize) -> Result<Grid, ParseError> {
+    match grid.cage_conflict() {
+        None => Ok(grid),
+        Some(c) => {
+            Err(ParseError::at(line, 0, ParseErrorKind::Syntax(format!("invalid givens: {c}"))))
+        }
+    }
+}
+
+fn parse_any(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
     if text.lines().all(is_skipped) {
         return Err(ParseError::whole(ParseErrorKind::Empty));
     }
@@ -87,6 +114,7 @@ pub fn parse(text: &str, format: Option<Format>) -> Result<Grid, ParseError> {
             Some((number, block)) => pretty::parse(&block).map_err(|e| e.on_line(number)),
             None => Err(ParseError::whole(ParseErrorKind::Empty)),
         },
+        Format::Cages => cages::parse(text),
     }
 }
 
@@ -105,7 +133,8 @@ pub struct ReadOptions {
     /// The format, or `None` to detect it.
     pub format: Option<Format>,
     /// The geometry of one-line puzzles, instead of the usual box shape for their length (a
-    /// different box shape, say). Only for [`Format::Line`].
+    /// different box shape, say). Only for [`Format::Line`] and [`Format::Cages`] (there for
+    /// puzzles without a `box:` or `regions:` setting).
     pub geometry: Option<Arc<Geometry>>,
     /// Add both diagonals as houses (X sudoku) to every puzzle read.
     pub diagonals: bool,
@@ -158,7 +187,9 @@ pub enum InputError {
         column: usize,
     },
     /// A geometry was given for a format that carries its own.
-    #[error("a box shape applies to one-line puzzles only, but the input is {format}")]
+    #[error(
+        "a box shape applies to one-line puzzles and cage text only, but the input is {format}"
+    )]
     GeometryForFormat {
         /// The format of the input.
         format: Format,
@@ -201,7 +232,8 @@ fn display_path(path: &Path) -> String {
 
 /// Splits an input into puzzles: one-line puzzles and Solo game IDs one a line (blank and `#`
 /// lines skipped, LF or CRLF; when the format is detected, each line is detected on its own, so
-/// the two may be mixed), Solo grid text as one puzzle. A puzzle that cannot be read is
+/// the two may be mixed), Solo grid text as one puzzle, drawn grids separated by blank lines,
+/// cage text each from its grid line. A puzzle that cannot be read is
 /// an [`Entry`] with an error carrying the input's line number; only an input with no puzzle at
 /// all, or options that do not fit its format, fail as a whole.
 pub fn read_puzzles(
@@ -213,7 +245,7 @@ pub fn read_puzzles(
         return Err(InputError::Empty { source_name: source_name.to_string() });
     }
     let format = options.format.unwrap_or_else(|| detect(text));
-    if options.geometry.is_some() && format != Format::Line {
+    if options.geometry.is_some() && !matches!(format, Format::Line | Format::Cages) {
         return Err(InputError::GeometryForFormat { format });
     }
     let mut entries: Vec<Entry> = match format {
@@ -221,6 +253,10 @@ pub fn read_puzzles(
             let (line, _) = first_puzzle_line(text);
             vec![Entry { line, puzzle: solo_text::parse(text) }]
         }
+        Format::Cages => cages::parse_all(text, options.geometry.as_ref())
+            .into_iter()
+            .map(|(line, puzzle)| Entry { line, puzzle })
+            .collect(),
         Format::Pretty => drawn_blocks(text)
             .into_iter()
             .map(|(line, block)| Entry {
@@ -249,6 +285,13 @@ pub fn read_puzzles(
             })
             .collect(),
     };
+    for entry in &mut entries {
+        if let Ok(grid) = &entry.puzzle
+            && grid.geometry().is_killer()
+        {
+            entry.puzzle = cages_kept(grid.clone(), entry.line);
+        }
+    }
     if options.diagonals {
         for entry in &mut entries {
             if let Ok(grid) = &entry.puzzle {

@@ -6,11 +6,14 @@
 //! | Solo's Game > Copy grid text | [`solo_text`] | `. 8 . \| 3 . . \| . . 7` |
 //! | Solo game IDs | [`solo_id`] | `3x3:a8a3d7c9b3_6_5a1...` |
 //! | boxes drawn for a terminal | [`pretty`] | `│ 4 . . │ . . . │ 8 . 5 │` |
+//! | Killer cages by hand | [`cages`] | `23: r1c1 r1c2 r2c1` after the grid line |
 //!
 //! [`parse`] reads one puzzle in any of them, detecting which unless told
 //! ([`detect`]); [`read_puzzles`] splits a whole input (a file, say) into numbered puzzles.
 
+pub mod cages;
 mod input;
+mod killer_drawing;
 pub mod line;
 pub mod pretty;
 pub mod solo_id;
@@ -37,6 +40,8 @@ pub enum Format {
     SoloId,
     /// A drawn grid: [`pretty`] output or a similar ASCII drawing with an outer border.
     Pretty,
+    /// Cage text: a grid line and one Killer cage a line (`23: r1c1 r1c2`), see [`cages`].
+    Cages,
 }
 
 impl fmt::Display for Format {
@@ -46,6 +51,7 @@ impl fmt::Display for Format {
             Format::SoloText => "Solo grid text",
             Format::SoloId => "Solo game ID",
             Format::Pretty => "a drawn grid",
+            Format::Cages => "cage text",
         })
     }
 }
@@ -103,7 +109,7 @@ pub enum ParseErrorKind {
     /// Malformed structure, described in words.
     #[error("{0}")]
     Syntax(String),
-    /// A valid input for a variant sudobot does not handle yet (Killer).
+    /// A valid input for a variant sudobot does not handle yet.
     #[error("{0} is not supported yet")]
     Unsupported(String),
     /// The parsed grid is not a valid geometry or grid.
@@ -111,7 +117,7 @@ pub enum ParseErrorKind {
     Grid(#[from] GridError),
     /// The format could not be recognised.
     #[error(
-        "cannot tell the format: not a one-line puzzle, Solo grid text or Solo game ID (use --format)"
+        "cannot tell the format: not a one-line puzzle, Solo grid text, Solo game ID or cage text (use --format)"
     )]
     Unrecognised,
 }

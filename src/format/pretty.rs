@@ -10,7 +10,16 @@
 //! ├───────┼───────┼───────┤
 //! ```
 //!
-//! and a jigsaw gets its region outlines. X diagonals are not drawn. Blanks are `.`; values use
+//! and a jigsaw gets its region outlines. A Killer grid gets a larger drawing, a wall column and
+//! a border line around every cell, so that cages (light lines) and regions (heavy lines) both
+//! show, with each cage's sum at the start of the border above its first cell:
+//!
+//! ```text
+//! ┏14━━━━━━━━━┯12━━━━━━━┳5━━┯8━━━━━━━━━━┳9━━━━━━┯13━━━━━━━┓
+//! ┃ .   .   . │ .   .   ┃ . │ .   .   . ┃ .   . │ .   .   ┃
+//! ```
+//!
+//! X diagonals are not drawn. Blanks are `.`; values use
 //! the one-line symbols (`1`-`9`, `A`-`Z`, `0` for 36 on 36x36), so every side up to 36 fits.
 //!
 //! [`parse`] reads such drawings back (Unicode or ASCII, colours and all), and also the common
@@ -60,8 +69,12 @@ enum Column {
     Cell(usize),
 }
 
-/// Draws the grid as [`Options`] say.
+/// Draws the grid as [`Options`] say. A Killer grid is drawn larger, with its cages outlined
+/// and their sums on their top-left borders (see the module docs).
 pub fn write_with(grid: &Grid, options: &Options) -> String {
+    if grid.geometry().is_killer() {
+        return super::killer_drawing::write(grid, options);
+    }
     let side = grid.side();
     let geometry = grid.geometry();
     let region = |r: usize, c: usize| geometry.region_of(r * side + c);
@@ -120,29 +133,31 @@ pub fn write_with(grid: &Grid, options: &Options) -> String {
             match col {
                 Column::Wall(j) => line.push(if vertical(j, i) { chars.vertical } else { ' ' }),
                 Column::Pad(_) => line.push(' '),
-                Column::Cell(c) => {
-                    let index = i * side + c;
-                    let value = grid.cells()[index];
-                    let symbol = match value {
-                        0 => '.',
-                        v => symbol::to_char(v, side, Style::Line).unwrap_or('?'),
-                    };
-                    let filled = options
-                        .colour_filled_from
-                        .is_some_and(|p| value != 0 && p.cells().get(index) == Some(&0));
-                    if filled {
-                        line.push_str("\x1b[32m");
-                        line.push(symbol);
-                        line.push_str("\x1b[0m");
-                    } else {
-                        line.push(symbol);
-                    }
-                }
+                Column::Cell(c) => push_cell(&mut line, grid, i * side + c, options),
             }
         }
         lines.push(line);
     }
     lines.join("\n")
+}
+
+/// Writes the symbol of one cell (`.` for blank), in green when [`Options`] say it was filled
+/// in.
+pub(super) fn push_cell(line: &mut String, grid: &Grid, index: usize, options: &Options) {
+    let value = grid.cells()[index];
+    let symbol = match value {
+        0 => '.',
+        v => symbol::to_char(v, grid.side(), Style::Line).unwrap_or('?'),
+    };
+    let filled =
+        options.colour_filled_from.is_some_and(|p| value != 0 && p.cells().get(index) == Some(&0));
+    if filled {
+        line.push_str("\x1b[32m");
+        line.push(symbol);
+        line.push_str("\x1b[0m");
+    } else {
+        line.push(symbol);
+    }
 }
 
 /// The wall characters of a charset.
@@ -249,6 +264,9 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
     // Cell rows hold symbols; wall rows only walls and spaces.
     let cell_rows: Vec<usize> =
         (0..lines.len()).filter(|&i| lines[i].1.iter().any(|&c| is_cell(c))).collect();
+    if super::killer_drawing::is_killer_drawing(&lines) {
+        return super::killer_drawing::parse(&lines);
+    }
     let Some(&first) = cell_rows.first() else {
         return Err(ParseError::whole(ParseErrorKind::Empty));
     };
@@ -334,7 +352,13 @@ fn regions_from_walls(
         }
     }
     let labels: Vec<usize> = (0..side * side).map(|i| root(&mut parent, i)).collect();
-    let jigsaw = Geometry::jigsaw(side, &labels).map_err(|e| ParseError::whole(e.into()))?;
+    geometry_from_labels(side, &labels)
+}
+
+/// The geometry of regions given as a label per cell: a box shape when they form one, else a
+/// jigsaw.
+pub(super) fn geometry_from_labels(side: usize, labels: &[usize]) -> Result<Geometry, ParseError> {
+    let jigsaw = Geometry::jigsaw(side, labels).map_err(|e| ParseError::whole(e.into()))?;
     // Prefer the box shape the regions match, so a boxed drawing reads as boxes.
     let boxed = (1..=side)
         .filter(|w| side.is_multiple_of(*w))

@@ -14,14 +14,17 @@
 //!   wall (`_` = 0, `a` = 1, ... `y` = 25), except `z`, which is 26 non-walls and no wall (what
 //!   Solo's decoder does; its encoder's comment disagrees, the decoder is what counts).
 //!
-//! Killer IDs (`k`) are recognised and refused with [`ParseErrorKind::Unsupported`].
+//! Killer IDs (`k`, side at most 9) add two more parts: `,` and the cage walls (the same wall
+//! code; every cage 2 to N cells), then `,` and the sums in the grid code (each cage's sum in
+//! one of its cells, which Solo writes in the first in reading order). The order is
+//! `GRID[,JIGSAW WALLS][,CAGE WALLS,SUMS]`: `3x3k:`, `3x3xk:`, `9jk:`.
 //! Errors carry the 1-based character position in the ID as the column of line 1.
 
 use std::sync::Arc;
 
 use super::union_find::UnionFind;
 use super::{ParseError, ParseErrorKind};
-use crate::grid::{Geometry, Grid, Regions};
+use crate::grid::{Cage, Cell, Geometry, Grid, Regions};
 
 /// The largest side Solo supports (symbols 1-9 then a-v).
 pub const SOLO_MAX_SIDE: usize = 31;
@@ -69,12 +72,13 @@ impl std::fmt::Display for SoloParams {
     }
 }
 
-/// A decoded (non-Killer) Solo game ID: its parameters and its grid.
+/// A decoded Solo game ID: its parameters and its grid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SoloId {
     /// The parameters (size, X, jigsaw).
     pub params: SoloParams,
-    /// The givens on the geometry the parameters (and the jigsaw walls) describe.
+    /// The givens on the geometry the parameters (and the jigsaw walls and Killer cages)
+    /// describe.
     pub grid: Grid,
 }
 
@@ -174,6 +178,12 @@ pub fn parse_params(params: &str, offset: usize) -> Result<SoloParams, ParseErro
             format!("Solo supports sides up to {SOLO_MAX_SIDE}, {params:?} has side {side}"),
         ));
     }
+    if killer && side > 9 {
+        return Err(syntax(
+            offset + 1,
+            format!("Solo's Killer puzzles have a side of at most 9, {params:?} has side {side}"),
+        ));
+    }
     if x && side < 4 {
         return Err(syntax(
             offset + 1,
@@ -183,8 +193,8 @@ pub fn parse_params(params: &str, offset: usize) -> Result<SoloParams, ParseErro
     Ok(SoloParams { c, r, x, killer })
 }
 
-/// Reads a Solo game ID, keeping its parameters. Killer IDs are refused as unsupported;
-/// random-seed IDs (`3x3#seed`) are refused because only Solo can expand them.
+/// Reads a Solo game ID, keeping its parameters (Killer IDs give a geometry with cages).
+/// Random-seed IDs (`3x3#seed`) are refused because only Solo can expand them.
 pub fn parse_id(text: &str) -> Result<SoloId, ParseError> {
     let text = text.trim();
     if text.is_empty() {
@@ -200,48 +210,121 @@ pub fn parse_id(text: &str) -> Result<SoloId, ParseError> {
         syntax(1, "a Solo game ID needs ':' between the size and the grid (like 3x3:a8a3...)")
     })?;
     let params = parse_params(&text[..colon], 0)?;
-    if params.killer {
-        return Err(err(1, ParseErrorKind::Unsupported("Killer sudoku (a Solo 'k' game)".into())));
-    }
     let desc_offset = text[..colon].chars().count() + 1;
     let desc: Vec<char> = text[colon + 1..].chars().collect();
     let side = params.side();
-    let (cells, end) = decode_grid(&desc, side, desc_offset)?;
-    let geometry = if params.is_jigsaw() {
+    let (cells, mut end) = decode_grid(&desc, side, side, desc_offset)?;
+    // `end` is the index of the ',' that ends each part (or the length); each part after the
+    // grid must begin there.
+    let part = |what: &str, end: usize| -> Result<usize, ParseError> {
         if end >= desc.len() {
-            return Err(err(
-                desc_offset + end + 1,
-                ParseErrorKind::Syntax(format!(
-                    "a jigsaw ID needs ',' and the region walls after the {} cells",
-                    side * side
-                )),
-            ));
-        }
-        let (labels, wall_end) = decode_walls(&desc[end + 1..], side, desc_offset + end + 1)?;
-        if end + 1 + wall_end < desc.len() {
             return Err(syntax(
-                desc_offset + end + 1 + wall_end + 1,
-                "unexpected text after the jigsaw walls",
+                desc_offset + end + 1,
+                format!("{what} after the {} cells (is the ID cut short?)", side * side),
             ));
         }
-        Geometry::jigsaw(side, &labels).map_err(|e| err(desc_offset + end + 2, e.into()))?
+        Ok(end + 1)
+    };
+    let geometry = if params.is_jigsaw() {
+        let start = part("a jigsaw ID needs ',' and the region walls", end)?;
+        let (labels, used) = decode_walls(&desc[start..], side, desc_offset + start)?;
+        end = start + used;
+        Geometry::jigsaw(side, &labels).map_err(|e| err(desc_offset + start + 1, e.into()))?
     } else {
-        if end < desc.len() {
-            return Err(syntax(
-                desc_offset + end + 1,
-                format!("unexpected text after the {} cells", side * side),
-            ));
-        }
         Geometry::boxed(params.r, params.c).map_err(|e| err(1, e.into()))?
     };
     let geometry = if params.x { geometry.with_diagonals() } else { geometry };
+    let geometry = if params.killer {
+        let start = part("a Killer ID needs ',' and the cage walls", end)?;
+        let (labels, used) = decode_walls(&desc[start..], side, desc_offset + start)?;
+        let sums_start = part("a Killer ID needs ',' and the cage sums", start + used)?;
+        let (sums, used) =
+            decode_grid(&desc[sums_start..], side, side * side * side, desc_offset + sums_start)?;
+        end = sums_start + used;
+        let cages = cages_from(
+            &labels,
+            &sums,
+            side,
+            desc_offset + start + 1,
+            desc_offset + sums_start + 1,
+        )?;
+        geometry.with_cages(cages).map_err(|e| err(desc_offset + sums_start + 1, e.into()))?
+    } else {
+        geometry
+    };
+    if end < desc.len() {
+        let after = match (params.killer, params.is_jigsaw()) {
+            (true, _) => "the cage sums".to_string(),
+            (false, true) => "the jigsaw walls".to_string(),
+            (false, false) => format!("the {} cells", side * side),
+        };
+        return Err(syntax(desc_offset + end + 1, format!("unexpected text after {after}")));
+    }
+    let cells = cells.into_iter().map(|v| v as u8).collect();
     let grid = Grid::new(Arc::new(geometry), cells).map_err(|e| err(desc_offset + 1, e.into()))?;
     Ok(SoloId { params, grid })
 }
 
+/// The cages of a Killer ID from the cage map (a label per cell) and the sums grid: each cage
+/// carries its sum in one cell. `walls` and `sums` are the 1-based columns of the two parts.
+fn cages_from(
+    labels: &[usize],
+    sums: &[u32],
+    side: usize,
+    walls: usize,
+    sums_column: usize,
+) -> Result<Vec<Cage>, ParseError> {
+    let mut by_label: Vec<Vec<usize>> = vec![Vec::new(); labels.len()];
+    for (i, &label) in labels.iter().enumerate() {
+        by_label[label].push(i);
+    }
+    let cell = |i: usize| Cell::from_index(i, side);
+    let mut cages = Vec::new();
+    for cells in by_label.into_iter().filter(|c| !c.is_empty()) {
+        let first = cell(cells[0]);
+        if cells.len() < 2 || cells.len() > side {
+            return Err(syntax(
+                walls,
+                format!(
+                    "the cage at {first} has {} cell{}; Solo's Killer cages have 2 to {side} cells",
+                    cells.len(),
+                    if cells.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        let mut given = cells.iter().filter(|&&i| sums[i] != 0);
+        let sum = match (given.next(), given.next()) {
+            (None, _) => {
+                return Err(syntax(sums_column, format!("the cage at {first} has no sum")));
+            }
+            (Some(&a), Some(&b)) => {
+                return Err(syntax(
+                    sums_column,
+                    format!(
+                        "the cage at {first} has two sums, {} at {} and {} at {}",
+                        sums[a],
+                        cell(a),
+                        sums[b],
+                        cell(b)
+                    ),
+                ));
+            }
+            (Some(&a), None) => sums[a],
+        };
+        cages.push(Cage::new(sum, cells));
+    }
+    Ok(cages)
+}
+
 /// Decodes the GRID part up to the first `,` or the end. Returns the cells and the index of the
 /// `,` (or the length). `offset` is the 0-based position of `desc` in the ID.
-fn decode_grid(desc: &[char], side: usize, offset: usize) -> Result<(Vec<u8>, usize), ParseError> {
+/// `max` is the largest number allowed: the side for values, more for Killer sums.
+fn decode_grid(
+    desc: &[char],
+    side: usize,
+    max: usize,
+    offset: usize,
+) -> Result<(Vec<u32>, usize), ParseError> {
     let area = side * side;
     let mut cells = Vec::with_capacity(area);
     let mut i = 0;
@@ -268,11 +351,13 @@ fn decode_grid(desc: &[char], side: usize, offset: usize) -> Result<(Vec<u8>, us
                 }
                 let digits: String = desc[start..i].iter().collect();
                 let value: usize = digits.parse().unwrap_or(usize::MAX);
-                if value == 0 || value > side {
-                    return Err(syntax(
-                        column,
-                        format!("{digits} is not a value of a {side}x{side} grid (1 to {side})"),
-                    ));
+                if value == 0 || value > max {
+                    let message = if max == side {
+                        format!("{digits} is not a value of a {side}x{side} grid (1 to {side})")
+                    } else {
+                        format!("{digits} is not a cage sum Solo allows (1 to {max})")
+                    };
+                    return Err(syntax(column, message));
                 }
                 if cells.len() >= area {
                     return Err(syntax(
@@ -280,7 +365,7 @@ fn decode_grid(desc: &[char], side: usize, offset: usize) -> Result<(Vec<u8>, us
                         format!("too many cells: a {side}x{side} grid has {area}"),
                     ));
                 }
-                cells.push(value as u8);
+                cells.push(value as u32);
             }
             other => {
                 return Err(err(
@@ -384,6 +469,20 @@ pub enum EncodeError {
         /// The side.
         side: usize,
     },
+    /// Solo's Killer puzzles have a side of at most 9.
+    #[error("Solo has no Killer puzzle of side {side} (9 at most)")]
+    KillerSide {
+        /// The side.
+        side: usize,
+    },
+    /// A cage Solo cannot show: one cell, or cells that do not touch.
+    #[error("{cage} {why}, which a Solo game ID cannot describe")]
+    Cage {
+        /// The cage.
+        cage: crate::grid::CageRef,
+        /// "has 1 cell" or "is not connected".
+        why: &'static str,
+    },
 }
 
 /// The Solo parameters for a geometry: boxes of at least 2x2 cells become `CxR`, any other
@@ -396,32 +495,98 @@ pub fn params_for(geometry: &Geometry) -> Result<SoloParams, EncodeError> {
     if geometry.has_diagonals() && side < 4 {
         return Err(EncodeError::SmallX { side });
     }
+    if geometry.is_killer() && side > 9 {
+        return Err(EncodeError::KillerSide { side });
+    }
+    Ok(nearest_params(geometry))
+}
+
+/// The parameters for a geometry without Solo's limits on sizes.
+fn nearest_params(geometry: &Geometry) -> SoloParams {
     let (c, r) = match geometry.regions() {
         Regions::Boxes { width, height } if *width >= 2 && *height >= 2 => (*height, *width),
-        _ => (side, 1),
+        _ => (geometry.side(), 1),
     };
-    Ok(SoloParams { c, r, x: geometry.has_diagonals(), killer: false })
+    SoloParams { c, r, x: geometry.has_diagonals(), killer: geometry.is_killer() }
+}
+
+/// Why a cage cannot be written in Solo's wall code: a single cell (Solo wants 2 or more), or
+/// cells that do not all touch (walls would split it).
+fn cage_problem(geometry: &Geometry) -> Option<EncodeError> {
+    let side = geometry.side();
+    for (k, cage) in geometry.cages().iter().enumerate() {
+        let name = crate::grid::CageRef {
+            number: k + 1,
+            sum: cage.sum,
+            first: Cell::from_index(cage.cells[0], side),
+        };
+        if cage.cells.len() < 2 {
+            return Some(EncodeError::Cage { cage: name, why: "has 1 cell" });
+        }
+        let mut parts = UnionFind::new(side * side);
+        for e in 0..2 * side * (side - 1) {
+            if let Some((a, b)) = edge_cells(e, side)
+                && geometry.cage_of(a) == Some(k)
+                && geometry.cage_of(b) == Some(k)
+            {
+                parts.join(a, b);
+            }
+        }
+        let labels = parts.labels();
+        if cage.cells.iter().any(|&i| labels[i] != labels[cage.cells[0]]) {
+            return Some(EncodeError::Cage { cage: name, why: "is not connected" });
+        }
+    }
+    None
 }
 
 /// Writes a game ID Solo accepts, or says why Solo cannot represent the grid.
 pub fn encode(grid: &Grid) -> Result<String, EncodeError> {
     let params = params_for(grid.geometry())?;
-    let mut out = format!("{params}:");
-    encode_grid(grid.cells(), &mut out);
-    if params.is_jigsaw() {
-        out.push(',');
-        encode_walls(grid.geometry(), &mut out);
+    if let Some(problem) = cage_problem(grid.geometry()) {
+        return Err(problem);
     }
+    let mut out = format!("{params}:");
+    write_parts(grid, params.is_jigsaw(), &mut out);
     Ok(out)
 }
 
+/// The grid, the jigsaw walls when asked for, and the cage walls and sums of a Killer grid.
+fn write_parts(grid: &Grid, jigsaw: bool, out: &mut String) {
+    let geometry = grid.geometry();
+    encode_grid(grid.cells().iter().map(|&v| u32::from(v)), out);
+    if jigsaw {
+        out.push(',');
+        encode_walls(geometry.side(), |a, b| geometry.region_of(a) == geometry.region_of(b), out);
+    }
+    if geometry.is_killer() {
+        out.push(',');
+        encode_walls(geometry.side(), |a, b| geometry.cage_of(a) == geometry.cage_of(b), out);
+        out.push(',');
+        let mut sums = vec![0; geometry.cell_count()];
+        for cage in geometry.cages() {
+            sums[cage.cells[0]] = cage.sum;
+        }
+        encode_grid(sums, out);
+    }
+}
+
 /// Writes a game ID Solo accepts. For a grid Solo cannot represent (side 1 or above 31, X
-/// below side 4) it writes the nearest description anyway; use [`encode`] to be told.
+/// below side 4, Killer above side 9 or with a cage of one cell) it writes the nearest
+/// description anyway; use [`encode`] to be told. (A cage whose cells do not touch comes out
+/// as several cages, only one with the sum: such an ID does not read back.)
 pub fn write(grid: &Grid) -> String {
     encode(grid).unwrap_or_else(|_| {
+        let geometry = grid.geometry();
+        if geometry.is_killer() {
+            let params = nearest_params(geometry);
+            let mut out = format!("{params}:");
+            write_parts(grid, params.is_jigsaw(), &mut out);
+            return out;
+        }
         let side = grid.side();
-        let mut out = format!("{side}j{}:", if grid.geometry().has_diagonals() { "x" } else { "" });
-        encode_grid(grid.cells(), &mut out);
+        let mut out = format!("{side}j{}:", if geometry.has_diagonals() { "x" } else { "" });
+        encode_grid(grid.cells().iter().map(|&v| u32::from(v)), &mut out);
         out
     })
 }
@@ -435,10 +600,10 @@ fn push_run(mut run: usize, out: &mut String) {
     }
 }
 
-fn encode_grid(cells: &[u8], out: &mut String) {
+fn encode_grid(cells: impl IntoIterator<Item = u32>, out: &mut String) {
     let mut run = 0;
     let mut after_number = false;
-    for &v in cells {
+    for v in cells {
         if v == 0 {
             run += 1;
             continue;
@@ -455,13 +620,13 @@ fn encode_grid(cells: &[u8], out: &mut String) {
     push_run(run, out);
 }
 
-fn encode_walls(geometry: &Geometry, out: &mut String) {
-    let side = geometry.side();
+/// Writes the wall code for the partition `same` describes (whether two cells share a part).
+fn encode_walls(side: usize, same: impl Fn(usize, usize) -> bool, out: &mut String) {
     let edges = 2 * side * (side - 1);
     let mut run = 0usize;
     for e in 0..=edges {
         let wall = match edge_cells(e, side) {
-            Some((a, b)) => geometry.region_of(a) != geometry.region_of(b),
+            Some((a, b)) => !same(a, b),
             None => true,
         };
         if !wall {
@@ -558,12 +723,70 @@ mod tests {
         assert_eq!(write(&grid), id);
     }
 
+    /// A 4x4 Killer Solo generated (`sgt-solo --generate 1 2x2k`).
+    const KILLER_4X4: &str = "2x2k:p,b______aaa_a_aaa,8b3_6_5_5d9_4c";
+
     #[test]
-    fn killer_is_refused_clearly() {
-        let e = parse("3x3k:zzzc,_aaaa,9_11").expect_err("killer");
-        assert!(matches!(e.kind, ParseErrorKind::Unsupported(_)));
-        assert!(e.to_string().contains("Killer"), "{e}");
-        assert!(e.to_string().contains("not supported yet"), "{e}");
+    fn killer_ids_give_cages_with_their_sums() {
+        let grid = parse(KILLER_4X4).expect("valid");
+        let g = grid.geometry();
+        assert!(g.is_killer());
+        assert_eq!(g.box_shape(), Some((2, 2)));
+        let cages: Vec<(u32, Vec<usize>)> =
+            g.cages().iter().map(|c| (c.sum, c.cells.clone())).collect();
+        assert_eq!(
+            cages,
+            vec![
+                (8, vec![0, 1, 2]),
+                (3, vec![3, 7]),
+                (6, vec![4, 8]),
+                (5, vec![5, 9]),
+                (5, vec![6, 10]),
+                (9, vec![11, 14, 15]),
+                (4, vec![12, 13]),
+            ]
+        );
+        assert_eq!(write(&grid), KILLER_4X4);
+        assert_eq!(parse_id(KILLER_4X4).expect("valid").params.to_string(), "2x2k");
+    }
+
+    #[test]
+    fn killer_x_and_jigsaw_keep_every_part() {
+        // The same cages with diagonals, and on a jigsaw whose regions are the boxes.
+        let x = KILLER_4X4.replacen("2x2k", "2x2xk", 1);
+        let grid = parse(&x).expect("valid");
+        assert!(grid.geometry().has_diagonals() && grid.geometry().is_killer());
+        assert_eq!(write(&grid), x);
+        let boxes_as_jigsaw = "4jk:p,abbbbbbba,b______aaa_a_aaa,8b3_6_5_5d9_4c";
+        let grid = parse(boxes_as_jigsaw).expect("valid");
+        assert_eq!(grid.geometry().regions(), &Regions::Jigsaw);
+        assert_eq!(grid.geometry().cages().len(), 7);
+        assert_eq!(write(&grid), boxes_as_jigsaw);
+    }
+
+    #[test]
+    fn bad_killer_ids_name_the_cage() {
+        // The 3 of the cage at r1c4 moved into the cage at r1c1.
+        let e = parse("2x2k:p,b______aaa_a_aaa,8_3b6_5_5d9_4c").expect_err("two sums");
+        assert!(
+            e.to_string().contains("the cage at r1c1 has two sums, 8 at r1c1 and 3 at r1c2"),
+            "{e}"
+        );
+        let e = parse("2x2k:p,b______aaa_a_aaa,8c6_5_5d9_4c").expect_err("no sum");
+        assert!(e.to_string().contains("the cage at r1c4 has no sum"), "{e}");
+        // A sum its cells cannot make: 2 cells of 1-4 give 3 to 7.
+        let e = parse("2x2k:p,b______aaa_a_aaa,8b3_6_5_5d9_8c").expect_err("sum");
+        assert!(e.to_string().contains("sum 8 at r4c1"), "{e}");
+        assert!(e.to_string().contains("add up to 3 to 7"), "{e}");
+        // A one-cell cage: a wall added between r4c3 and r4c4.
+        let e = parse("2x2k:p,b______a__a_a_aaa,8b3_6_5_5d9_4c").expect_err("size");
+        assert!(e.to_string().contains("the cage at r4c3 has 1 cell"), "{e}");
+        let e = parse("2x2k:p,b______aaa_a_aaa").expect_err("cut short");
+        assert!(e.to_string().contains("cage sums"), "{e}");
+        let e = parse("4x4k:zzzzf,_,_").expect_err("too big");
+        assert!(e.to_string().contains("at most 9"), "{e}");
+        let e = parse(&format!("{KILLER_4X4},1")).expect_err("extra");
+        assert!(e.to_string().contains("after the cage sums"), "{e}");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+use super::killer::{self, Cage, CageSet};
 use super::{Cell, GridError, MAX_SIDE};
 
 /// How the cells are split into the N regions that, with rows and columns, must each hold every
@@ -59,7 +60,8 @@ pub struct House {
 }
 
 /// The shape of a puzzle. Build it with [`Geometry::boxed`], [`Geometry::jigsaw`] or
-/// [`Geometry::for_side`], optionally adding the diagonals with [`Geometry::with_diagonals`].
+/// [`Geometry::for_side`], optionally adding the diagonals with [`Geometry::with_diagonals`]
+/// and Killer cages with [`Geometry::with_cages`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Geometry {
     side: usize,
@@ -68,6 +70,8 @@ pub struct Geometry {
     /// Region index of every cell, regions numbered in reading order of their first cell.
     region_of: Vec<u8>,
     houses: Vec<House>,
+    /// Killer cages, if any.
+    cages: Option<Arc<CageSet>>,
 }
 
 impl Geometry {
@@ -159,7 +163,37 @@ impl Geometry {
         if self.diagonals {
             return self;
         }
-        Geometry::build(self.side, self.regions, true, self.region_of)
+        let cages = self.cages;
+        Geometry { cages, ..Geometry::build(self.side, self.regions, true, self.region_of) }
+    }
+
+    /// The same geometry as a Killer puzzle with these cages (replacing any it had). Every cell
+    /// must be in exactly one cage, no cage may have more cells than the side, and each sum
+    /// must be one its cells can make; errors name the cage (numbered in the order given) and
+    /// the cell. Cages are kept in reading order of their first cells, cells in reading order.
+    pub fn with_cages(self, cages: Vec<Cage>) -> Result<Geometry, GridError> {
+        let set = killer::validate(self.side, cages)?;
+        Ok(Geometry { cages: Some(Arc::new(set)), ..self })
+    }
+
+    /// The same geometry without Killer cages.
+    pub fn without_cages(self) -> Geometry {
+        Geometry { cages: None, ..self }
+    }
+
+    /// Whether this is a Killer geometry (it has cages).
+    pub fn is_killer(&self) -> bool {
+        self.cages.is_some()
+    }
+
+    /// The Killer cages, in reading order of their first cells; empty without cages.
+    pub fn cages(&self) -> &[Cage] {
+        self.cages.as_ref().map_or(&[], |c| &c.cages)
+    }
+
+    /// The index (into [`Geometry::cages`]) of a cell's cage; `None` without cages.
+    pub fn cage_of(&self, index: usize) -> Option<usize> {
+        self.cages.as_ref().map(|c| c.cage_of[index] as usize)
     }
 
     fn build(side: usize, regions: Regions, diagonals: bool, region_of: Vec<u8>) -> Geometry {
@@ -190,7 +224,7 @@ impl Geometry {
                 cells: (0..side).map(|i| i * side + (side - 1 - i)).collect(),
             });
         }
-        Geometry { side, regions, diagonals, region_of, houses }
+        Geometry { side, regions, diagonals, region_of, houses, cages: None }
     }
 
     /// Cells per row, column and region (N).
@@ -221,9 +255,11 @@ impl Geometry {
         self.diagonals
     }
 
-    /// Whether this is the classic 9x9 grid with 3x3 boxes and no extra houses.
+    /// Whether this is the classic 9x9 grid with 3x3 boxes, no extra houses and no cages.
     pub fn is_classic(&self) -> bool {
-        !self.diagonals && self.regions == Regions::Boxes { width: 3, height: 3 }
+        !self.diagonals
+            && self.cages.is_none()
+            && self.regions == Regions::Boxes { width: 3, height: 3 }
     }
 
     /// Region index of a cell.

@@ -4,12 +4,14 @@
 //! value `1..=side`. Everything that talks to people names cells as `r{row}c{col}`, 1-based.
 
 mod geometry;
+pub mod killer;
 pub mod symbol;
 
 use std::fmt;
 use std::sync::Arc;
 
 pub use geometry::{Geometry, House, HouseKind, Regions};
+pub use killer::{Cage, CageConflict, CageRef, MAX_KILLER_SIDE};
 
 /// The largest supported side (36x36 grids, boxes of 6x6).
 pub const MAX_SIDE: usize = 36;
@@ -112,6 +114,91 @@ pub enum GridError {
         value: u8,
         /// The side.
         side: usize,
+    },
+    /// Killer cages on a grid too large for them.
+    #[error(
+        "Killer cages are supported on grids up to {MAX_KILLER_SIDE}x{MAX_KILLER_SIDE}, this one is {side}x{side}"
+    )]
+    KillerSide {
+        /// The side.
+        side: usize,
+    },
+    /// A cage with no cells.
+    #[error("cage {number} (sum {sum}) has no cells")]
+    EmptyCage {
+        /// 1-based, in the order given.
+        number: usize,
+        /// Its sum.
+        sum: u32,
+    },
+    /// A cage naming a cell outside the grid.
+    #[error("cage {number} (sum {sum}) names {cell}, outside the {side}x{side} grid")]
+    CageCellOutside {
+        /// 1-based, in the order given.
+        number: usize,
+        /// Its sum.
+        sum: u32,
+        /// The cell.
+        cell: Cell,
+        /// The side.
+        side: usize,
+    },
+    /// A cage listing a cell twice.
+    #[error("{cage} lists {cell} twice")]
+    CageCellRepeated {
+        /// The cage.
+        cage: CageRef,
+        /// The cell.
+        cell: Cell,
+    },
+    /// A cage with more cells than values.
+    #[error("{cage} has {size} cells, but a {side}x{side} grid has only {side} different values")]
+    CageTooBig {
+        /// The cage.
+        cage: CageRef,
+        /// Its cells.
+        size: usize,
+        /// The side.
+        side: usize,
+    },
+    /// A cage whose sum its cells cannot make.
+    #[error(
+        "{cage} cannot be made: {size} different values of 1 to {side} add up to {min} to {max}"
+    )]
+    CageSum {
+        /// The cage.
+        cage: CageRef,
+        /// Its cells.
+        size: usize,
+        /// The side.
+        side: usize,
+        /// The smallest possible sum.
+        min: u32,
+        /// The largest.
+        max: u32,
+    },
+    /// A cell in two cages.
+    #[error(
+        "{cell} is in cage {first} and in cage {second}; every cell belongs to exactly one cage"
+    )]
+    CellInTwoCages {
+        /// The cell.
+        cell: Cell,
+        /// 1-based number of the earlier cage, in the order given.
+        first: usize,
+        /// The later one.
+        second: usize,
+    },
+    /// A cell in no cage.
+    #[error(
+        "{cell} is in no cage ({missing} cell{} in none); every cell belongs to exactly one cage",
+        if *missing == 1 { "" } else { "s" }
+    )]
+    CellInNoCage {
+        /// The first such cell in reading order.
+        cell: Cell,
+        /// How many cells are in no cage.
+        missing: usize,
     },
 }
 
@@ -258,12 +345,50 @@ impl Grid {
         None
     }
 
-    /// Whether this grid is full, conflict-free, on the same geometry as `puzzle`, and keeps
-    /// every value `puzzle` has.
+    /// The first Killer cage (in the geometry's order) whose values repeat, add up to the wrong
+    /// sum when full, or already leave too little for its empty cells; `None` without cages.
+    pub fn cage_conflict(&self) -> Option<CageConflict> {
+        let side = self.side();
+        for (k, cage) in self.geometry.cages().iter().enumerate() {
+            let name = CageRef {
+                number: k + 1,
+                sum: cage.sum,
+                first: Cell::from_index(cage.cells[0], side),
+            };
+            let (mut seen, mut total, mut open) = (0u64, 0u32, 0usize);
+            for (n, &i) in cage.cells.iter().enumerate() {
+                let v = self.cells[i];
+                if v == 0 {
+                    open += 1;
+                    continue;
+                }
+                if seen & (1 << v) != 0 {
+                    let first = cage.cells[..n].iter().copied().find(|&j| self.cells[j] == v);
+                    return Some(CageConflict::Repeat {
+                        cage: name,
+                        value: v,
+                        first: Cell::from_index(first.unwrap_or(i), side),
+                        second: Cell::from_index(i, side),
+                    });
+                }
+                seen |= 1 << v;
+                total += u32::from(v);
+            }
+            let wrong = if open == 0 { total != cage.sum } else { total + open as u32 > cage.sum };
+            if wrong {
+                return Some(CageConflict::Sum { cage: name, total, open });
+            }
+        }
+        None
+    }
+
+    /// Whether this grid is full, conflict-free (houses and Killer cages), on the same
+    /// geometry as `puzzle`, and keeps every value `puzzle` has.
     pub fn is_solution_of(&self, puzzle: &Grid) -> bool {
         self.geometry == puzzle.geometry
             && self.is_full()
             && self.conflict().is_none()
+            && self.cage_conflict().is_none()
             && puzzle.cells.iter().zip(&self.cells).all(|(&p, &s)| p == 0 || p == s)
     }
 

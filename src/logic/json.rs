@@ -76,6 +76,7 @@ fn json_step(step: &Step) -> JsonStep {
 /// Whether the one-line form describes this geometry (the usual boxes for its side, no X).
 fn line_describes(geometry: &Geometry) -> bool {
     !geometry.has_diagonals()
+        && !geometry.is_killer()
         && Geometry::standard(geometry.side()).is_ok_and(|g| g.regions() == geometry.regions())
 }
 

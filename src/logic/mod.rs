@@ -382,10 +382,18 @@ pub enum LogicError {
         /// The missing value's symbol.
         value: char,
     },
+    /// A Killer puzzle: the engine has no cage techniques yet, so it would only guess.
+    #[error("Killer cages are not supported by the technique engine yet (only by `solve`)")]
+    Killer,
     /// A technique produced a deduction the solution contradicts (a bug; never printed as a
     /// step).
     #[error("internal error: a false deduction was found and withheld: {0}")]
     FalseStep(String),
+}
+
+/// Refuses what the engine cannot explain yet: Killer cages.
+fn supported(puzzle: &Grid) -> Result<(), LogicError> {
+    if puzzle.geometry().is_killer() { Err(LogicError::Killer) } else { Ok(()) }
 }
 
 /// The unique solution of a puzzle, or why there is none.
@@ -489,6 +497,7 @@ pub fn explain_with(
     finders: &[Finder],
     scale: Scale,
 ) -> Result<(Explanation, Vec<Measured>), LogicError> {
+    supported(puzzle)?;
     let solution = unique_solution(puzzle)?;
     let mut board = Board::new(puzzle).map_err(LogicError::Invalid)?;
     let mut measured = Vec::new();
@@ -509,6 +518,7 @@ pub fn explain(puzzle: &Grid, scale: Scale) -> Result<Explanation, LogicError> {
 
 /// The grade of a puzzle on a scale.
 pub fn grade(puzzle: &Grid, scale: Scale) -> Result<Grade, LogicError> {
+    supported(puzzle)?;
     let solution = unique_solution(puzzle)?;
     let mut board = Board::new(puzzle).map_err(LogicError::Invalid)?;
     let mut acc = Accumulator::new(scale, puzzle.side());
@@ -523,7 +533,9 @@ pub fn grade(puzzle: &Grid, scale: Scale) -> Result<Grade, LogicError> {
 /// scale; `None` when the board is solved. Fails when the board has no unique solution or when
 /// the pencil marks leave out a solution value.
 pub fn hint(board: &Board, scale: Scale) -> Result<Option<Step>, LogicError> {
-    let solution = unique_solution(&board.to_grid())?;
+    let grid = board.to_grid();
+    supported(&grid)?;
+    let solution = unique_solution(&grid)?;
     for c in 0..board.layout().cells() {
         let v = solution.cells()[c];
         if board.value(c) == 0 && !board.has(c, v) {

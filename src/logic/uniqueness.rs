@@ -10,6 +10,12 @@ use super::board::{Board, bit, full_mask, values};
 use super::step::{Step, Technique};
 use super::subsets::combinations;
 
+/// Whether the puzzle has Killer cages: swapping two values in a pattern changes cage sums, so
+/// no pattern is deadly and these techniques do not apply.
+fn killer(cx: &Ctx) -> bool {
+    cx.board.layout().geometry().is_killer()
+}
+
 /// A rectangle: cells `[top-left, top-right, bottom-left, bottom-right]` and its two values.
 struct Rectangle {
     cells: [usize; 4],
@@ -20,6 +26,9 @@ struct Rectangle {
 /// a bivalue corner.
 fn rectangles(cx: &mut Ctx) -> Vec<Rectangle> {
     let b = cx.board;
+    if killer(cx) {
+        return Vec::new();
+    }
     let l = b.layout();
     let side = l.side();
     let mut out: Vec<Rectangle> = Vec::new();
@@ -182,6 +191,9 @@ fn ur_type3(cx: &mut Ctx, r: &Rectangle, h: usize, extras: u64) -> Option<Step> 
 /// from a house has exactly two places there except one value in the houses of that cell. The
 /// cell takes that value, or the board would have no solution or several.
 pub fn bug_plus_one(cx: &mut Ctx) -> Option<Step> {
+    if killer(cx) {
+        return None;
+    }
     let b = cx.board;
     let l = b.layout();
     let side = l.side();

@@ -1,18 +1,21 @@
 //! Solving: exact, exhaustive, and fast.
 //!
-//! Two engines share one contract (find solutions in a fixed order, stop at a limit):
+//! Three engines share one contract (find solutions in a fixed order, stop at a limit):
 //!
 //! - [`generic`]: any geometry the model allows (sides up to 36, boxes or jigsaw, X diagonals).
 //!   Bitmask candidates per cell, naked singles propagated as they appear, hidden singles in
 //!   every house at every node, and minimum-remaining-values branching.
 //! - [`classic`]: the plain 9x9 grid, where the targets are tens of thousands of hard puzzles a
 //!   second. Per-digit band bitboards with table-driven row/box reasoning.
+//! - [`killer`](mod@killer): Killer sudoku (cages with sums) on any geometry up to 12x12, with
+//!   cage combinations and the 45 rule inside the search.
 //!
 //! [`solve`] checks the givens first, so a puzzle with two equal values in a house is reported
 //! as [`Verdict::Invalid`] naming both cells, never searched.
 
 mod classic;
 mod generic;
+mod killer;
 
 use crate::grid::{Conflict, Grid};
 
@@ -68,13 +71,16 @@ pub fn solve(puzzle: &Grid) -> Verdict {
 }
 
 /// Counts solutions, stopping once `limit` are found (`limit` 0 counts nothing). Fails only for
-/// givens that conflict.
+/// givens that conflict in a house; Killer givens that break a cage (see
+/// [`Grid::cage_conflict`]) simply have no solution.
 pub fn count_solutions(puzzle: &Grid, limit: u64) -> Result<Count, Conflict> {
     if let Some(conflict) = puzzle.conflict() {
         return Err(conflict);
     }
     let mut sink = Sink { limit, found: 0, examples: Vec::new() };
-    let guesses = if puzzle.geometry().is_classic() {
+    let guesses = if puzzle.geometry().is_killer() {
+        killer::search(puzzle, &mut sink)
+    } else if puzzle.geometry().is_classic() {
         classic::search(puzzle, &mut sink)
     } else {
         generic::search(puzzle, &mut sink)

@@ -4,10 +4,8 @@
 //! by its id when the guard drops.
 
 use std::io::Write;
-use std::os::unix::net::UnixStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 pub const SOLO: &str = "/usr/games/sgt-solo";
@@ -53,8 +51,6 @@ pub fn wait_until<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Optio
     }
 }
 
-static NEXT_DISPLAY: AtomicU32 = AtomicU32::new(0);
-
 fn kill(child: &mut Child) {
     let _ = child.kill();
     let _ = child.wait();
@@ -74,22 +70,38 @@ pub struct Game {
     pub window: String,
 }
 
-impl Screen {
-    /// Starts `Xvfb :N -screen 0 WxHx24 -nolisten tcp -noreset` on a free display number.
-    pub fn start(width: u32, height: u32) -> Screen {
-        let base = 140 + (std::process::id() % 50) * 8;
-        let number = loop {
-            let n = base + NEXT_DISPLAY.fetch_add(1, Ordering::SeqCst);
-            let taken = Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-                || Path::new(&format!("/tmp/.X{n}-lock")).exists();
-            if !taken {
-                break n;
+/// Makes `/tmp/.X11-unix` (sticky, world-writable) before any X server starts. Two Xvfb
+/// servers started at once on a fresh /tmp race to create it, and the one that loses gets no
+/// socket (`_XSERVTransmkdir: ... errno = 17`).
+fn x11_socket_dir() {
+    use std::os::unix::fs::PermissionsExt;
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let dir = Path::new("/tmp/.X11-unix");
+        match std::fs::create_dir(dir) {
+            Ok(()) => {
+                std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o1777))
+                    .expect("chmod 1777 /tmp/.X11-unix");
             }
-        };
-        let display = format!(":{number}");
-        let xvfb = Command::new("Xvfb")
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => panic!("cannot create /tmp/.X11-unix: {e}"),
+        }
+    });
+}
+
+impl Screen {
+    /// Starts `Xvfb -displayfd 1 -screen 0 WxHx24 -nolisten tcp -noreset`: the server picks a
+    /// free display number itself and writes it to its standard output once it accepts
+    /// connections. A server that does not come up fails the test with its own stderr.
+    pub fn start(width: u32, height: u32) -> Screen {
+        x11_socket_dir();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let log_path = dir.path().join("xvfb.log");
+        let log = std::fs::File::create(&log_path).expect("create the Xvfb log");
+        let mut xvfb = Command::new("Xvfb")
             .args([
-                &display,
+                "-displayfd",
+                "1",
                 "-screen",
                 "0",
                 &format!("{width}x{height}x24"),
@@ -97,24 +109,30 @@ impl Screen {
                 "tcp",
                 "-noreset",
             ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log)
             .spawn()
             .expect("start Xvfb");
-        let screen = Screen {
-            display,
-            xvfb,
-            games: Vec::new(),
-            dir: tempfile::tempdir().expect("temp dir"),
+        let stdout = xvfb.stdout.take().expect("Xvfb stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Ends with Xvfb's stdout: after the number, or at once when the server dies.
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let timeout = Duration::from_secs(15);
+        let number = rx.recv_timeout(timeout).ok().and_then(|l| l.trim().parse::<u32>().ok());
+        let Some(number) = number else {
+            let pid = xvfb.id();
+            kill(&mut xvfb);
+            let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+            panic!(
+                "Xvfb (pid {pid}) did not report a display within {timeout:?}; its stderr:\n{log}"
+            );
         };
-        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
-        let xvfb_pid = screen.xvfb.id();
-        wait_until(
-            &format!("Xvfb {} (pid {xvfb_pid}) to accept connections", screen.display),
-            Duration::from_secs(15),
-            || UnixStream::connect(&socket).ok().map(|_| ()),
-        );
-        screen
+        Screen { display: format!(":{number}"), xvfb, games: Vec::new(), dir }
     }
 
     /// A command with `DISPLAY` set to this screen.

@@ -3,6 +3,8 @@
 //! text and against the rules on the game ID's geometry.
 
 mod harness;
+// The interactive mode's hotkey listener on a real X server.
+mod hotkeys;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

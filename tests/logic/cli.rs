@@ -218,3 +218,18 @@ fn help_has_examples() {
             .stdout(predicate::str::contains("Examples:").and(predicate::str::contains("sudobot")));
     }
 }
+
+#[test]
+fn killer_puzzles_are_refused_until_cage_techniques_exist() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/killer/3x3kda.txt");
+    let id = std::fs::read_to_string(path).unwrap().lines().next().unwrap().to_string();
+    for cmd in ["grade", "explain", "hint"] {
+        let out = sudobot().args([cmd, &id]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.contains("Killer cages are not supported by the technique engine yet"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,61 @@
+//! Global hotkeys for the interactive mode (F1-F4 and Esc), with no system library to link.
+//!
+//! | platform | F1-F4 | Esc | the bot's own keys |
+//! |---|---|---|---|
+//! | X11 | observed through the RECORD extension (x11rb, pure Rust): they also reach the focused window, where Solo ignores them | observed the same way | seen like the user's: the caller skips its own Escapes ([`Listener::sees_own_keys`]) |
+//! | Windows | `RegisterHotKey`: taken, they do not reach the focused window | a low-level keyboard hook that observes and never swallows | injected keys are ignored, so never reported |
+//!
+//! Esc is never a registered (taken) hotkey: that would take Esc away from every other program,
+//! and the bot closes Solo's menus and dialogs with Escape itself. F-keys pressed together with
+//! Ctrl, Shift, Alt or the logo key (Alt+F4 closes a window) are not hotkeys.
+//!
+//! [`Listener::start`] returns once the keys are really being listened to, so a caller can say
+//! "ready" truthfully; dropping the [`Listener`] stops it.
+
+#[cfg(windows)]
+mod windows;
+#[cfg(all(unix, not(target_os = "macos")))]
+mod x11;
+
+use super::DesktopError;
+pub use super::interactive::Hotkey;
+
+/// Where the listener sends what it hears: a hotkey, or the error that stopped it (the last
+/// message).
+pub type Sink = Box<dyn FnMut(Result<Hotkey, DesktopError>) + Send>;
+
+/// A running hotkey listener; dropping it stops listening.
+pub struct Listener {
+    #[cfg(all(unix, not(target_os = "macos")))]
+    inner: x11::Listener,
+    #[cfg(windows)]
+    inner: windows::Listener,
+}
+
+impl Listener {
+    /// Starts listening on a thread of its own and returns once the keys are being listened to.
+    /// Fails, naming the cause, when the display or the system refuses (no RECORD extension on
+    /// the X server, a key registered by another program).
+    pub fn start(sink: Sink) -> Result<Listener, DesktopError> {
+        #[cfg(all(unix, not(target_os = "macos")))]
+        return Ok(Listener { inner: x11::Listener::start(sink)? });
+        #[cfg(windows)]
+        return Ok(Listener { inner: windows::Listener::start(sink)? });
+        #[cfg(not(any(windows, all(unix, not(target_os = "macos")))))]
+        {
+            drop(sink);
+            Err(DesktopError::Hotkeys("global hotkeys are not supported on this platform".into()))
+        }
+    }
+
+    /// Whether keys the bot sends itself are reported too (X11), so that the caller must skip
+    /// its own Escapes; false where injected keys are filtered out (Windows).
+    pub fn sees_own_keys(&self) -> bool {
+        #[cfg(all(unix, not(target_os = "macos")))]
+        return self.inner.sees_own_keys();
+        #[cfg(windows)]
+        return self.inner.sees_own_keys();
+        #[cfg(not(any(windows, all(unix, not(target_os = "macos")))))]
+        false
+    }
+}
