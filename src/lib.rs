@@ -5,7 +5,8 @@
 //!
 //! - [`grid`]: the puzzle model (geometry, houses, values, conflicts);
 //! - [`format`]: text formats in and out (one line, Solo Copy text, Solo game IDs, pretty);
-//! - [`solve`]: the solvers.
+//! - [`solve`]: the solvers;
+//! - [`logic`]: human-style techniques: explanations, grades and hints.
 //!
 //! ```
 //! use sudobot::{format, solve};
@@ -25,5 +26,6 @@
 pub mod desktop;
 pub mod format;
 pub mod grid;
+pub mod logic;
 pub mod solve;
 pub mod web;

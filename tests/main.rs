@@ -8,6 +8,9 @@ mod cli_docs;
 mod cli_solo_formats;
 // `sudobot desktop --auto` against the real sgt-solo under Xvfb.
 mod desktop;
+// The technique engine: steps checked against solutions, explain JSON replayed, agreement
+// with Solo's generator and grader, and `grade`/`explain`/`hint` end to end.
+mod logic;
 // Property tests: format round trips, batch reading, no panics, solving random puzzles.
 mod formats;
 // Killer sudoku: Solo's generated IDs solved and checked independently, brute-force counts,

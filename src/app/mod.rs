@@ -2,6 +2,11 @@
 
 mod desktop;
 mod docs;
+mod explain;
+mod grade;
+mod hint;
+mod logic_input;
+mod progress;
 mod solve;
 mod web;
 
@@ -37,6 +42,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Web(args) => web::run(args),
         Command::Sites(args) => web::run_sites(args),
         Command::Desktop(args) => desktop::run(args),
+        Command::Grade(args) => grade::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Hint(args) => hint::run(args),
         Command::Completions(args) => docs::completions(args),
         Command::Man(args) => docs::man(args),
     };
@@ -50,6 +58,19 @@ pub fn run(cli: Cli) -> ExitCode {
     ExitCode::from(code as u8)
 }
 
+/// The library format of a `--format` value.
+pub fn input_format(f: crate::cli::solve::InputFormat) -> sudobot::format::Format {
+    use crate::cli::solve::InputFormat;
+    use sudobot::format::Format;
+    match f {
+        InputFormat::Line => Format::Line,
+        InputFormat::SoloText => Format::SoloText,
+        InputFormat::SoloId => Format::SoloId,
+        InputFormat::Pretty => Format::Pretty,
+        InputFormat::Cages => Format::Cages,
+    }
+}
+
 /// The exit code for an error: bad input when any cause is an input error, else failure.
 fn classify(err: &anyhow::Error) -> Code {
     for cause in err.chain() {
@@ -58,6 +79,10 @@ fn classify(err: &anyhow::Error) -> Code {
         }
         // Empty or unreadable puzzle input (a missing file), options that do not fit the format.
         if cause.is::<sudobot::format::InputError>() {
+            return Code::BadInput;
+        }
+        // Givens of grade, explain or hint that break a rule.
+        if let Some(sudobot::logic::LogicError::Invalid(_)) = cause.downcast_ref() {
             return Code::BadInput;
         }
         // A site file or webdriver.toml that does not validate.

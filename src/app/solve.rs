@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use sudobot::format::{self, Entry, Format, ReadOptions, pretty};
+use sudobot::format::{self, Entry, ReadOptions, pretty};
 use sudobot::grid::{Conflict, Geometry, Grid};
 use sudobot::solve::{self, Count, Verdict};
 
 use super::Code;
-use crate::cli::solve::{ColourChoice, InputFormat, OutputFormat, SolveArgs};
+use crate::cli::solve::{ColourChoice, OutputFormat, SolveArgs};
 
 /// What to compute for each puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -151,13 +151,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         None => None,
     };
     let options = ReadOptions {
-        format: args.format.map(|f| match f {
-            InputFormat::Line => Format::Line,
-            InputFormat::SoloText => Format::SoloText,
-            InputFormat::SoloId => Format::SoloId,
-            InputFormat::Pretty => Format::Pretty,
-            InputFormat::Cages => Format::Cages,
-        }),
+        format: args.format.map(super::input_format),
         geometry,
         diagonals: args.diagonals,
     };

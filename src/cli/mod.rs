@@ -3,6 +3,9 @@
 
 pub mod desktop;
 pub mod docs;
+pub mod explain;
+pub mod grade;
+pub mod hint;
 pub mod solve;
 pub mod web;
 
@@ -17,6 +20,9 @@ Examples:
   sudobot solve '4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......'
   sudobot solve --file puzzles.txt --stats      # batch on all cores
   sudobot sites list
+  sudobot grade --file puzzles.txt              # difficulty, one line per puzzle
+  sudobot explain PUZZLE                        # the solving path, one step a line
+  sudobot hint --reveal cells PUZZLE            # the easiest next step, as much as asked
 
 Exit codes (every command):
   0    solved (and, for web and desktop, confirmed by the game)
@@ -46,6 +52,12 @@ pub enum Command {
     Sites(web::SitesArgs),
     /// Solve the Solo game (MobaXterm's sudoku) on the screen through keyboard and mouse input.
     Desktop(desktop::DesktopArgs),
+    /// Grade puzzles: Solo's levels exactly, or sudobot's measured score.
+    Grade(grade::GradeArgs),
+    /// Explain a puzzle's solving path, one human-style step a line (or JSON).
+    Explain(explain::ExplainArgs),
+    /// The easiest next step for a board (with your pencil marks), shown as much as asked.
+    Hint(hint::HintArgs),
     /// Print a shell completion script.
     Completions(docs::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command into a directory.

@@ -209,7 +209,7 @@ pub struct BoxShape {
     pub height: usize,
 }
 
-fn parse_box(text: &str) -> Result<BoxShape, String> {
+pub(crate) fn parse_box(text: &str) -> Result<BoxShape, String> {
     let bad = || format!("'{text}' is not a box shape; write WIDTHxHEIGHT, e.g. 3x2");
     let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
     let width = w.trim().parse().map_err(|_| bad())?;

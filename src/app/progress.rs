@@ -1,0 +1,20 @@
+//! The progress bar of batch commands: on standard error when it is a terminal, hidden
+//! otherwise.
+
+use std::io::{self, IsTerminal};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar for `len` puzzles.
+pub fn puzzles(len: usize) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
