@@ -7,6 +7,12 @@
 //! cargo bench --bench solver -- killer       # the Solo Killer sets
 //! ```
 //!
+//! With `TDOKU_BENCH` naming a built tdoku comparator (see `benches/side-by-side.sh`, which
+//! builds one in `target/side-by-side/tdoku/`), tdoku's solve loop is timed on the same 9x9
+//! files (whole files, thread CPU time) before the criterion runs, and its rates printed beside;
+//! without it the run says tdoku is not available. For the ratios the issue asks for (the whole
+//! `sudobot solve` process against tdoku on one core) use `benches/side-by-side.sh`.
+//!
 //! Large files are benchmarked on a fixed prefix so a run stays around a minute; the tests
 //! solve every puzzle of every file. Wall time is noisy on a shared machine: for CPU-time
 //! figures use `cargo run --release --example throughput -- FILE`.
@@ -14,7 +20,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use sudobot::format::{line, solo_id};
 use sudobot::grid::Grid;
 use sudobot::solve::count_solutions;
@@ -94,6 +100,35 @@ fn killer_sets(c: &mut Criterion) {
     group.finish();
 }
 
+/// tdoku's rates on the 9x9 sets, when `TDOKU_BENCH` names its build.
+fn tdoku_side_by_side() {
+    let Some(bench) = std::env::var_os("TDOKU_BENCH") else {
+        eprintln!("tdoku: not available (set TDOKU_BENCH to a tdoku-bench build to compare)");
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("tdoku-solutions-{}.txt", std::process::id()));
+    for &(name, file, _) in SETS.iter().take(5) {
+        let path = format!("{}/tests/fixtures/bench/{file}", env!("CARGO_MANIFEST_DIR"));
+        let run = std::process::Command::new(&bench).arg(&path).arg(&out).arg("3").output();
+        match run {
+            Ok(o) if o.status.success() => {
+                let text = String::from_utf8_lossy(&o.stdout);
+                let rate = text.split_whitespace().nth(1).unwrap_or("?");
+                eprintln!("tdoku unique/{name}: {rate} puzzles/s (whole file, thread CPU time)");
+            }
+            Ok(o) => eprintln!("tdoku unique/{name}: failed ({})", o.status),
+            Err(e) => eprintln!("tdoku: cannot run it: {e}"),
+        }
+    }
+    let _ = std::fs::remove_file(&out);
+}
+
 criterion_group!(benches, unique_mode);
 criterion_group!(killer, killer_sets);
-criterion_main!(benches, killer);
+
+fn main() {
+    tdoku_side_by_side();
+    benches();
+    killer();
+    Criterion::default().configure_from_args().final_summary();
+}

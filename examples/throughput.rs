@@ -1,13 +1,20 @@
-//! Single-threaded solver throughput over a puzzle file, in "unique" mode (count to 2), with
-//! every solution checked against its puzzle.
+//! Single-threaded solver throughput over a puzzle file (any format `sudobot solve` reads, one
+//! puzzle a line or one a block), in "unique" mode (count to 2), with every solution checked
+//! against its puzzle.
 //!
 //! ```text
 //! cargo run --release --example throughput -- tests/fixtures/bench/puzzles6_forum_hardest_1106
+//! TDOKU_BENCH=target/side-by-side/tdoku/tdoku-bench cargo run --release --example throughput -- FILE
 //! ```
+//!
+//! With `TDOKU_BENCH` naming a built tdoku comparator (`../shared/comparators/tdoku/build.sh
+//! DIR`, or `benches/side-by-side.sh` builds one in `target/side-by-side/tdoku/`), 9x9 files are
+//! also timed with tdoku's solve loop right after, and the ratio printed; without it, the
+//! output says tdoku is not available.
 
 use std::time::Instant;
 
-use sudobot::format::line;
+use sudobot::format::{self, line};
 use sudobot::solve::count_solutions;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -17,8 +24,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rounds: usize = args.next().map(|s| s.parse()).transpose()?.unwrap_or(1);
     let text = std::fs::read_to_string(&path)?;
     let mut puzzles = Vec::new();
-    for (n, entry) in line::parse_file(&text) {
-        puzzles.push(entry.map_err(|e| format!("{path}:{n}: {e}"))?);
+    for entry in format::read_puzzles(&text, &path, &Default::default())?.entries {
+        puzzles.push(entry.puzzle.map_err(|e| format!("{path}: {e}"))?);
     }
     // Each round passes over the whole file, repeating it until at least 0.2 s have passed so
     // that small sets of easy puzzles still give a measurable time.
@@ -58,7 +65,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         1e6 / best_rate,
         guesses as f64 / puzzles.len() as f64
     );
+    if puzzles.iter().all(|p| p.geometry().is_classic()) {
+        tdoku(&path, rounds, best_rate);
+    }
     Ok(())
+}
+
+/// tdoku's solve loop on the same file right after, when `TDOKU_BENCH` names its build.
+fn tdoku(path: &str, rounds: usize, ours: f64) {
+    let Some(bench) = std::env::var_os("TDOKU_BENCH") else {
+        println!("tdoku: not available (set TDOKU_BENCH to a tdoku-bench build to compare)");
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("tdoku-solutions-{}.txt", std::process::id()));
+    let run =
+        std::process::Command::new(&bench).arg(path).arg(&out).arg(rounds.to_string()).output();
+    let _ = std::fs::remove_file(&out);
+    match run {
+        Ok(o) if o.status.success() => {
+            let text = String::from_utf8_lossy(&o.stdout);
+            match text.split_whitespace().nth(1).and_then(|r| r.parse::<f64>().ok()) {
+                Some(rate) => println!(
+                    "tdoku (same file, same run): {rate:.0} puzzles/s; sudobot / tdoku = {:.2}",
+                    ours / rate
+                ),
+                None => println!("tdoku: unexpected output {text:?}"),
+            }
+        }
+        Ok(o) => println!("tdoku: failed ({})", o.status),
+        Err(e) => println!("tdoku: cannot run {}: {e}", std::path::Path::new(&bench).display()),
+    }
 }
 
 /// This thread's CPU time in seconds, from Linux's `/proc/thread-self/schedstat`.

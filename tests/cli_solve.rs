@@ -506,3 +506,123 @@ fn a_file_name_as_the_puzzle_suggests_file() {
         "note: {name} is a file; to read puzzles from it, use --file {name}"
     )));
 }
+
+/// The first `n` puzzles of the 17-clue benchmark set, one a line.
+fn seventeen_clue(n: usize) -> Vec<String> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bench/puzzles2_17_clue");
+    let text = std::fs::read_to_string(path).expect("benchmark set");
+    text.lines().filter(|l| !l.starts_with('#')).take(n).map(str::to_string).collect()
+}
+
+#[test]
+fn large_batches_stream_in_chunks_in_input_order() {
+    // More lines than several chunks, with comments, CRLF endings and a bad line far in.
+    let puzzles = seventeen_clue(1500);
+    let mut text = String::new();
+    let mut expected = Vec::new();
+    for (i, p) in puzzles.iter().enumerate() {
+        if i % 400 == 7 {
+            text.push_str("# a comment between puzzles\n");
+        }
+        if i == 1200 {
+            let line = text.lines().count() + 1;
+            text.push_str("12?\n");
+            expected.push(Err(line));
+        }
+        text.push_str(p);
+        text.push_str(if i % 3 == 0 { "\r\n" } else { "\n" });
+        expected.push(Ok(p.as_str()));
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("big.txt");
+    std::fs::write(&path, &text).expect("write");
+    let output =
+        sudobot().args(["solve", "--jobs", "2", "--file"]).arg(&path).output().expect("runs");
+    assert_eq!(output.status.code(), Some(2), "one bad line");
+    let out = String::from_utf8(output.stdout).expect("UTF-8");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), expected.len());
+    for (got, want) in lines.iter().zip(&expected) {
+        match want {
+            Ok(puzzle) => assert_solves(puzzle, got),
+            Err(line) => assert!(got.starts_with(&format!("# line {line}, column 3: ")), "{got}"),
+        }
+    }
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    let bad = expected.iter().find_map(|e| e.err()).expect("a bad line");
+    assert!(
+        stderr.contains(&format!("1 of 1501 puzzles not solved: bad input on line {bad}")),
+        "{stderr}"
+    );
+    // One thread (no worker threads at all) prints the same.
+    let serial = stdout_of(sudobot().args(["solve", "--jobs", "1", "--file"]).arg(&path));
+    assert_eq!(serial, out);
+}
+
+#[test]
+fn batch_output_streams_before_the_input_ends() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let puzzles = seventeen_clue(600);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sudobot"))
+        .args(["solve", "-", "-o", "line"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    // Read solutions on another thread; the first ones must come while standard input is
+    // still open (bounded wait, so a regression fails instead of hanging).
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.expect("UTF-8 output")).is_err() {
+                break;
+            }
+        }
+    });
+    for p in &puzzles[..400] {
+        writeln!(stdin, "{p}").expect("write");
+    }
+    stdin.flush().expect("flush");
+    let first = rx.recv_timeout(std::time::Duration::from_secs(60));
+    let early = first.is_ok();
+    // Finish the input either way, so the child ends on every path.
+    for p in &puzzles[400..] {
+        writeln!(stdin, "{p}").expect("write");
+    }
+    drop(stdin);
+    let status = child.wait().expect("exits");
+    reader.join().expect("reader thread");
+    assert!(early, "no output while the input was still open");
+    let mut lines = vec![first.expect("checked")];
+    lines.extend(rx.try_iter());
+    assert!(status.success());
+    assert_eq!(lines.len(), puzzles.len());
+    for (p, s) in puzzles.iter().zip(&lines) {
+        assert_solves(p, s);
+    }
+}
+
+#[test]
+fn a_bad_byte_far_into_a_batch_names_its_line() {
+    let puzzles = seventeen_clue(1000);
+    let mut bytes = Vec::new();
+    for p in &puzzles {
+        bytes.extend_from_slice(p.as_bytes());
+        bytes.push(b'\n');
+    }
+    bytes.extend_from_slice(b"..\xff\n");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("late.txt");
+    std::fs::write(&path, bytes).expect("write");
+    sudobot()
+        .args(["solve", "--file"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("late.txt: line 1001, column 3: not UTF-8 text"));
+}

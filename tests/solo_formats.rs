@@ -7,24 +7,7 @@ use proptest::prelude::*;
 use sudobot::format::{solo_id, solo_text};
 use sudobot::grid::{Geometry, Grid};
 
-use crate::support::connected;
-
-/// A small deterministic generator, so one proptest seed value drives a whole jigsaw.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::support::{Rng, connected};
 
 /// A connected jigsaw partition (Solo's formats describe regions by walls, so regions must be
 /// connected): start from rows and trade pairs of cells between neighbouring regions while

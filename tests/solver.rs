@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use sudobot::format::line;
 use sudobot::grid::{Cell, Geometry, Grid, HouseKind};
-use sudobot::solve::{Verdict, count_solutions, solve};
+use sudobot::solve::{Isa, Verdict, count_solutions, count_solutions_with, solve};
 
 const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/bench/");
 
@@ -71,6 +71,37 @@ fn every_benchmark_puzzle_solves() {
             check(name, n, &puzzle, several);
         }
     }
+}
+
+/// Every instruction-set level the processor runs gives the same count, solutions and number
+/// of guesses as the portable code, puzzle by puzzle (every `step`-th puzzle of every set).
+fn levels_agree(step_target: usize) {
+    let levels: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.supported()).collect();
+    for &(name, _) in SETS {
+        let puzzles = load(name);
+        let step = (puzzles.len() / step_target).max(1);
+        for (n, puzzle) in puzzles.iter().step_by(step) {
+            let portable = count_solutions_with(puzzle, 2, Isa::Portable).expect("valid givens");
+            for &isa in &levels {
+                let other = count_solutions_with(puzzle, 2, isa).expect("valid givens");
+                assert_eq!(other, portable, "{name}:{n}: {isa:?} differs from portable");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_instruction_set_level_agrees_with_the_portable_code() {
+    // The levels this machine lacks are skipped; say which ran, so a log shows the coverage.
+    let levels: Vec<&str> = Isa::ALL.into_iter().filter(|i| i.supported()).map(Isa::name).collect();
+    eprintln!("instruction-set levels compared: {}", levels.join(", "));
+    levels_agree(300);
+}
+
+#[test]
+#[ignore = "every puzzle of every set at every level: about 30 s in release"]
+fn every_instruction_set_level_agrees_on_every_puzzle() {
+    levels_agree(usize::MAX);
 }
 
 /// The 9x9 box map as a jigsaw: the same houses, but not "classic", so the generic engine runs.

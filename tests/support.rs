@@ -30,3 +30,26 @@ pub fn connected(labels: &[usize], side: usize, label: usize) -> bool {
     }
     count == cells.len()
 }
+
+/// A small deterministic generator for the randomized tests (xorshift64*): the same cases for
+/// the same seed. The seed must not be 0 (callers pass `seed | 1`).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A value in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// True `percent` times in a hundred.
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}

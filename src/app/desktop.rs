@@ -11,7 +11,14 @@ use super::Code;
 use crate::cli::desktop::{DesktopArgs, InputArg, PlatformArg};
 
 pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
-    let mut opts = options(&args)?;
+    // Flags that do not go together are bad input (exit 2), as clap's own usage errors.
+    let mut opts = match options(&args) {
+        Ok(opts) => opts,
+        Err(e) => {
+            eprintln!("sudobot: {e}");
+            return Ok(Code::BadInput);
+        }
+    };
     // Ctrl-C (and Esc in interactive mode) set `abort`; a run stops between two moves, releases
     // the modifier keys and exits 130. With nothing running, Ctrl-C exits at once.
     let abort = Arc::new(AtomicBool::new(false));
@@ -44,11 +51,7 @@ fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
         },
     };
     Ok(Options {
-        platform: match args.platform {
-            Some(PlatformArg::Gtk) => Platform::Gtk,
-            Some(PlatformArg::Windows) => Platform::Windows,
-            None => Platform::native(),
-        },
+        platform: platform(args, None),
         input,
         key_delay: Duration::from_millis(args.key_delay),
         timeout: Duration::from_millis(args.timeout.max(1)),
@@ -59,6 +62,16 @@ fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
     })
 }
 
+/// The front end whose keys are used: `--platform` when given, else the one the game window
+/// shows (its X11 `WM_CLASS`), else this OS's own.
+fn platform(args: &DesktopArgs, detected: Option<Platform>) -> Platform {
+    match args.platform {
+        Some(PlatformArg::Gtk) => Platform::Gtk,
+        Some(PlatformArg::Windows) => Platform::Windows,
+        None => detected.unwrap_or_else(Platform::native),
+    }
+}
+
 fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
     if !cfg!(all(unix, not(target_os = "macos"))) {
         anyhow::bail!(
@@ -66,7 +79,8 @@ fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
              mode instead: start `sudobot desktop`, focus the game and press F2"
         );
     }
-    let mut screen = connect(&args.window, opts.timeout)?;
+    let (mut screen, detected) = connect(&args.window, opts.timeout)?;
+    let opts = &Options { platform: platform(args, detected), ..opts.clone() };
     match desktop::run_auto(&mut *screen, opts) {
         Ok(report) => {
             print_outcome(&report, args.stats);
@@ -76,16 +90,25 @@ fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
     }
 }
 
-/// The desktop backend: X11 (finds and focuses the window by title) where available, else
-/// input and clipboard only (the user focuses the game).
+/// The desktop backend and the game's front end when the window tells it: X11 (finds and
+/// focuses the window by title, reads the front end from its `WM_CLASS`) where available, else
+/// input and clipboard only (the user focuses the game; the front end is this OS's own).
 #[cfg(all(unix, not(target_os = "macos")))]
-fn connect(title: &str, wait: std::time::Duration) -> anyhow::Result<Box<dyn Desktop>> {
-    Ok(Box::new(desktop::x11::X11Desktop::connect(title, wait)?))
+fn connect(
+    title: &str,
+    wait: std::time::Duration,
+) -> anyhow::Result<(Box<dyn Desktop>, Option<Platform>)> {
+    let screen = desktop::x11::X11Desktop::connect(title, wait)?;
+    let front_end = screen.front_end();
+    Ok((Box::new(screen), front_end))
 }
 
 #[cfg(not(all(unix, not(target_os = "macos"))))]
-fn connect(_title: &str, _wait: std::time::Duration) -> anyhow::Result<Box<dyn Desktop>> {
-    Ok(Box::new(desktop::portable::PortableDesktop::new()?))
+fn connect(
+    _title: &str,
+    _wait: std::time::Duration,
+) -> anyhow::Result<(Box<dyn Desktop>, Option<Platform>)> {
+    Ok((Box::new(desktop::portable::PortableDesktop::new()?), None))
 }
 
 /// Maps solver outcomes to their exit codes; other errors go up to `classify`.
@@ -97,7 +120,8 @@ fn error_code(e: DesktopError) -> anyhow::Result<Code> {
         DesktopError::Killer { .. }
         | DesktopError::Invalid(_)
         | DesktopError::BadPuzzle(_)
-        | DesktopError::BadGameId { .. } => Code::BadInput,
+        | DesktopError::BadGameId { .. }
+        | DesktopError::PuzzleMismatch { .. } => Code::BadInput,
         _ => return Err(e.into()),
     };
     eprintln!("sudobot: {e}");
@@ -161,7 +185,8 @@ mod interactive {
             (None, true) => Source::Clipboard,
             (None, false) => Source::Game,
         };
-        let mut screen = connect(&args.window, opts.timeout)?;
+        let (mut screen, detected) = connect(&args.window, opts.timeout)?;
+        opts.platform = platform(args, detected);
         let (tx, rx) = mpsc::channel();
         let listener = {
             let (abort, own) = (Arc::clone(&abort), Arc::clone(&own_escapes));

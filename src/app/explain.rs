@@ -47,9 +47,10 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Code> {
             };
             let steps = if g.steps == 1 { "1 step".into() } else { format!("{} steps", g.steps) };
             r.and_then(|()| {
+                let killer = g.killer.map(|k| format!(", Killer {k}")).unwrap_or_default();
                 writeln!(
                     out,
-                    "# {}, score {} (scale {}, {steps}{guesses})",
+                    "# {}{killer}, score {} (scale {}, {steps}{guesses})",
                     g.level, g.score, g.scale
                 )
             })

@@ -137,7 +137,11 @@ fn grade_all(
 fn line(g: &Graded) -> String {
     match &g.result {
         Ok(grade) => match grade.scale {
-            Scale::Solo => grade.level.name().to_string(),
+            Scale::Solo => match grade.killer {
+                // "Basic, Killer Advanced": Solo's main level, then its Killer level.
+                Some(k) => format!("{}, Killer {}", grade.level.name(), k.name()),
+                None => grade.level.name().to_string(),
+            },
             Scale::Score => format!("{} {}", grade.level.name(), grade.score),
         },
         // Parse errors already name their line (and column).

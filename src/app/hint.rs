@@ -111,7 +111,7 @@ fn with_x(grid: Grid, diagonals: bool) -> anyhow::Result<Grid> {
 }
 
 /// The hint in words, as much as `reveal` allows.
-fn describe(step: &Step, reveal: Reveal) -> String {
+pub fn describe(step: &Step, reveal: Reveal) -> String {
     let name = step.technique.name();
     match (reveal, step.technique) {
         (Reveal::Step, _) => step.text(),

@@ -87,7 +87,7 @@ pub fn scale(s: ScaleArg) -> Scale {
 /// The exit code of an engine error.
 pub fn code_of(e: &LogicError) -> Code {
     match e {
-        LogicError::Invalid(_) | LogicError::Killer => Code::BadInput,
+        LogicError::Invalid(_) => Code::BadInput,
         LogicError::NoSolution | LogicError::MarksMissSolution { .. } => Code::NoSolution,
         LogicError::Several(_) => Code::Multiple,
         _ => Code::Failure,

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
-use sudobot::format::{self, Entry, ReadOptions, pretty};
+use sudobot::format::{self, Chunk, Entry, Format, InputError, LineReader, ReadOptions, pretty};
 use sudobot::grid::{Conflict, Geometry, Grid};
 use sudobot::solve::{self, Count, Verdict};
 
@@ -100,7 +100,7 @@ struct Done {
     elapsed: Duration,
 }
 
-fn work(entry: &Entry, mode: Mode) -> Done {
+fn work(entry: Entry, mode: Mode) -> Done {
     let start = Instant::now();
     let outcome = match &entry.puzzle {
         Err(e) => Outcome::BadInput(e.clone()),
@@ -117,12 +117,7 @@ fn work(entry: &Entry, mode: Mode) -> Done {
             },
         },
     };
-    Done {
-        line: entry.line,
-        puzzle: entry.puzzle.as_ref().ok().cloned(),
-        outcome,
-        elapsed: start.elapsed(),
-    }
+    Done { line: entry.line, puzzle: entry.puzzle.ok(), outcome, elapsed: start.elapsed() }
 }
 
 /// Worse outcomes first: bad input, then no solution, then several, then solved.
@@ -135,14 +130,12 @@ fn severity(code: Code) -> u8 {
     }
 }
 
+/// Lines in the first chunk of a streamed batch; later chunks double up to [`MAX_CHUNK`], so
+/// the first results come out soon and large files go in few steps.
+const FIRST_CHUNK: usize = 256;
+const MAX_CHUNK: usize = 16_384;
+
 pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
-    let Some((text, source)) = read_input(&args)? else {
-        eprintln!(
-            "sudobot: no puzzle given: pass it as an argument, `-` to read standard input, or --file FILE \
-             (see sudobot solve --help)"
-        );
-        return Ok(Code::BadInput);
-    };
     let geometry = match args.box_shape {
         Some(b) => Some(Arc::new(
             Geometry::boxed(b.width, b.height)
@@ -155,36 +148,48 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         geometry,
         diagonals: args.diagonals,
     };
-    // Timing starts once the text is in, so waiting on standard input does not count.
-    let started = Instant::now();
-    let puzzles = format::read_puzzles(&text, &source.name(), &options)?;
     let mode = match (args.count, args.check) {
         (Some(limit), _) => Mode::Count(limit),
         (None, true) => Mode::Check,
         (None, false) => Mode::Solve,
     };
-    let batch = puzzles.entries.len() > 1;
-    let stdout_tty = io::stdout().is_terminal();
-    let printer = Printer {
-        output: args.output.unwrap_or(if stdout_tty && !batch {
-            OutputFormat::Pretty
-        } else {
-            OutputFormat::Line
-        }),
-        charset: if args.ascii { pretty::Charset::Ascii } else { pretty::Charset::Unicode },
-        colour: match args.color {
-            ColourChoice::Always => true,
-            ColourChoice::Never => false,
-            ColourChoice::Auto => {
-                stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    let started = Instant::now();
+    let (text, source) = match open_input(&args)? {
+        None => {
+            eprintln!(
+                "sudobot: no puzzle given: pass it as an argument, `-` to read standard input, or --file FILE \
+                 (see sudobot solve --help)"
+            );
+            return Ok(Code::BadInput);
+        }
+        Some(Input::Text(text, source)) => (text, source),
+        Some(Input::Lines(mut reader, source)) => {
+            // A batch of one-line puzzles or game IDs is solved and printed a chunk at a time;
+            // anything else (one puzzle, a multi-line format) is read whole.
+            let first = reader.next_chunk(FIRST_CHUNK)?;
+            let format = options.format.unwrap_or_else(|| format::detect(first.text()));
+            let several = first.puzzle_lines().nth(1).is_some() || !reader.at_end();
+            let geometry_fits = options.geometry.is_none() || format == Format::Line;
+            if format::is_line_by_line(format) && several && geometry_fits {
+                return stream(reader, first, &options, mode, &args, &source, started);
             }
-        },
+            let mut text = first.into_text();
+            while !reader.at_end() {
+                text.push_str(reader.next_chunk(MAX_CHUNK)?.text());
+            }
+            (text, source)
+        }
     };
+    // Timing starts once the text is in, so waiting on standard input does not count.
+    let started = if matches!(source, Source::Stdin) { Instant::now() } else { started };
+    let puzzles = format::read_puzzles(&text, &source.name(), &options)?;
+    let batch = puzzles.entries.len() > 1;
+    let printer = printer(&args, batch);
 
     let (results, threads) = if batch {
-        solve_batch(&puzzles.entries, mode, args.jobs)?
+        solve_batch(puzzles.entries, mode, args.jobs)?
     } else {
-        (puzzles.entries.iter().map(|e| work(e, mode)).collect(), 1)
+        (puzzles.entries.into_iter().map(|e| work(e, mode)).collect(), 1)
     };
 
     let mut out = BufWriter::new(io::stdout().lock());
@@ -201,17 +206,144 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     }
     drop(out);
 
+    let mut tally = Tally::default();
+    tally.add(&results);
+    finish(&tally, batch, mode, &source, &args, started.elapsed(), threads)
+}
+
+/// How to print, from the options and whether the input is a batch.
+fn printer(args: &SolveArgs, batch: bool) -> Printer {
+    let stdout_tty = io::stdout().is_terminal();
+    Printer {
+        output: args.output.unwrap_or(if stdout_tty && !batch {
+            OutputFormat::Pretty
+        } else {
+            OutputFormat::Line
+        }),
+        charset: if args.ascii { pretty::Charset::Ascii } else { pretty::Charset::Unicode },
+        colour: match args.color {
+            ColourChoice::Always => true,
+            ColourChoice::Never => false,
+            ColourChoice::Auto => {
+                stdout_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        },
+    }
+}
+
+/// The summary, the statistics and the exit code of a run.
+fn finish(
+    tally: &Tally,
+    batch: bool,
+    mode: Mode,
+    source: &Source,
+    args: &SolveArgs,
+    elapsed: Duration,
+    threads: usize,
+) -> anyhow::Result<Code> {
     if batch {
-        summarise(&results, mode, &source);
+        summarise(tally, mode, source);
     }
     if args.stats {
-        print_stats(&results, started.elapsed(), threads);
+        print_stats(tally, elapsed, threads);
     }
-    Ok(results
-        .iter()
-        .map(|d| d.outcome.code())
-        .max_by_key(|&c| severity(c))
-        .unwrap_or(Code::Success))
+    Ok(tally.worst)
+}
+
+/// What the end of a run needs to know about its puzzles, gathered as they are printed.
+struct Tally {
+    total: usize,
+    /// Line and outcome of every puzzle without exactly one solution.
+    failures: Vec<(usize, Code)>,
+    /// The slowest puzzle: its line and time.
+    slowest: Option<(usize, Duration)>,
+    /// The worst outcome (see [`severity`]).
+    worst: Code,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally { total: 0, failures: Vec::new(), slowest: None, worst: Code::Success }
+    }
+}
+
+impl Tally {
+    fn add(&mut self, results: &[Done]) {
+        for done in results {
+            self.total += 1;
+            let code = done.outcome.code();
+            if code != Code::Success {
+                self.failures.push((done.line, code));
+            }
+            if severity(code) > severity(self.worst) {
+                self.worst = code;
+            }
+            if self.slowest.is_none_or(|(_, t)| done.elapsed > t) {
+                self.slowest = Some((done.line, done.elapsed));
+            }
+        }
+    }
+}
+
+/// A batch of line-by-line puzzles, read, solved (on all cores, or `--jobs`) and printed a
+/// chunk at a time, in input order.
+fn stream<R: io::BufRead>(
+    mut reader: LineReader<R>,
+    first: Chunk,
+    options: &ReadOptions,
+    mode: Mode,
+    args: &SolveArgs,
+    source: &Source,
+    started: Instant,
+) -> anyhow::Result<Code> {
+    let printer = printer(args, true);
+    // One job (`--jobs 1`, or one core available): no worker threads at all, the puzzles are
+    // solved on this thread.
+    let jobs = args
+        .jobs
+        .map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), usize::from);
+    let pool = match jobs {
+        0 | 1 => None,
+        n => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .context("starting the worker threads")?,
+        ),
+    };
+    let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
+    let bar = progress_bar(None);
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut tally = Tally::default();
+    let mut chunk = first;
+    let mut size = FIRST_CHUNK;
+    loop {
+        let lines: Vec<(usize, &str)> = chunk.puzzle_lines().collect();
+        let solve_line = |&(n, l): &(usize, &str)| work(format::line_entry(l, n, options), mode);
+        let results: Vec<Done> = match &pool {
+            None => lines.iter().map(solve_line).collect(),
+            Some(pool) => pool.install(|| lines.par_iter().map(solve_line).collect()),
+        };
+        bar.inc(results.len() as u64);
+        tally.add(&results);
+        match print_batch(&mut out, &results, mode, &printer).and_then(|()| out.flush()) {
+            Ok(()) => {}
+            // A closed pipe (`| head`): the reader wants no more, so stop solving.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => break,
+            Err(e) => return Err(e).context("writing to standard output"),
+        }
+        if reader.at_end() {
+            break;
+        }
+        size = (size * 2).min(MAX_CHUNK);
+        chunk = reader.next_chunk(size)?;
+    }
+    bar.finish_and_clear();
+    drop(out);
+    if tally.total == 0 {
+        return Err(InputError::Empty { source_name: source.name() }.into());
+    }
+    finish(&tally, true, mode, source, args, started.elapsed(), threads)
 }
 
 /// Where the input came from, for messages.
@@ -241,25 +373,51 @@ impl Source {
     }
 }
 
-/// The input text and its source; `None` when there is nothing to read.
-fn read_input(args: &SolveArgs) -> anyhow::Result<Option<(String, Source)>> {
+/// An input: text already in hand (the argument), or lines to read (a file, standard input).
+enum Input {
+    Text(String, Source),
+    Lines(LineReader<Box<dyn io::BufRead>>, Source),
+}
+
+/// The input and its source; `None` when there is nothing to read.
+fn open_input(args: &SolveArgs) -> anyhow::Result<Option<Input>> {
+    let stdin = || {
+        let reader: Box<dyn io::BufRead> = Box::new(io::stdin().lock());
+        Input::Lines(LineReader::new(reader, "standard input"), Source::Stdin)
+    };
     if let Some(path) = &args.file {
-        let text = format::read_file(path)?;
-        return Ok(Some((text, Source::File(path.display().to_string()))));
+        let reader: Box<dyn io::BufRead> = Box::new(format::open_file(path)?);
+        let name = path.display().to_string();
+        return Ok(Some(Input::Lines(LineReader::new(reader, &name), Source::File(name))));
     }
     match args.puzzle.as_deref() {
-        Some("-") => Ok(Some((format::read_stdin(io::stdin().lock())?, Source::Stdin))),
-        Some(p) => Ok(Some((p.to_string(), Source::Argument(p.to_string())))),
-        None if !io::stdin().is_terminal() => {
-            Ok(Some((format::read_stdin(io::stdin().lock())?, Source::Stdin)))
-        }
+        Some("-") => Ok(Some(stdin())),
+        Some(p) => Ok(Some(Input::Text(p.to_string(), Source::Argument(p.to_string())))),
+        None if !io::stdin().is_terminal() => Ok(Some(stdin())),
         None => Ok(None),
     }
 }
 
+/// A progress bar on standard error when it is a terminal (`len` puzzles, or unknown).
+fn progress_bar(len: Option<u64>) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
+    let template = if len.is_some() {
+        "{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left"
+    } else {
+        "{pos} puzzles, {per_sec}"
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
 /// Solves every puzzle in parallel, results in input order, with a progress bar on a terminal.
 fn solve_batch(
-    entries: &[Entry],
+    entries: Vec<Entry>,
     mode: Mode,
     jobs: Option<u16>,
 ) -> anyhow::Result<(Vec<Done>, usize)> {
@@ -268,21 +426,10 @@ fn solve_batch(
         builder = builder.num_threads(n.into());
     }
     let pool = builder.build().context("starting the worker threads")?;
-    let bar = if io::stderr().is_terminal() {
-        let bar =
-            ProgressBar::with_draw_target(Some(entries.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress_bar(Some(entries.len() as u64));
     let results = pool.install(|| {
         entries
-            .par_iter()
+            .into_par_iter()
             .map(|e| {
                 let done = work(e, mode);
                 bar.inc(1);
@@ -409,9 +556,9 @@ fn print_batch(
 }
 
 /// A summary on standard error of the puzzles without exactly one solution.
-fn summarise(results: &[Done], mode: Mode, source: &Source) {
+fn summarise(tally: &Tally, mode: Mode, source: &Source) {
     let lines_with = |code: Code| -> Vec<usize> {
-        results.iter().filter(|d| d.outcome.code() == code).map(|d| d.line).collect()
+        tally.failures.iter().filter(|(_, c)| *c == code).map(|(line, _)| *line).collect()
     };
     let groups = [
         ("bad input", lines_with(Code::BadInput)),
@@ -441,14 +588,14 @@ fn summarise(results: &[Done], mode: Mode, source: &Source) {
         "sudobot: {}{} of {} puzzles {verb}: {}",
         source.prefix(),
         failed,
-        results.len(),
+        tally.total,
         parts.join("; ")
     );
 }
 
 /// `--stats`: throughput and the slowest puzzle, on standard error.
-fn print_stats(results: &[Done], total: Duration, threads: usize) {
-    let n = results.len();
+fn print_stats(tally: &Tally, total: Duration, threads: usize) {
+    let n = tally.total;
     let secs = total.as_secs_f64();
     let rate = if secs > 0.0 { n as f64 / secs } else { f64::INFINITY };
     let thread_s = if threads == 1 { "" } else { "s" };
@@ -456,11 +603,10 @@ fn print_stats(results: &[Done], total: Duration, threads: usize) {
         "stats: {n} puzzle{} in {secs:.3} s, {rate:.0} puzzles/s on {threads} thread{thread_s}",
         if n == 1 { "" } else { "s" }
     );
-    if let Some(slowest) = results.iter().max_by_key(|d| d.elapsed) {
+    if let Some((line, elapsed)) = tally.slowest {
         text.push_str(&format!(
-            "; slowest: line {} ({:.3} ms)",
-            slowest.line,
-            slowest.elapsed.as_secs_f64() * 1000.0
+            "; slowest: line {line} ({:.3} ms)",
+            elapsed.as_secs_f64() * 1000.0
         ));
     }
     eprintln!("{text}");

@@ -7,19 +7,23 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use sudobot::format;
 use sudobot::web::config::{ConfigError, DriverMode, Headless};
 use sudobot::web::demo::DemoServer;
+use sudobot::web::grid;
+use sudobot::web::pool::{self, Event, Failure, PoolOptions};
 use sudobot::web::report::PuzzleReport;
 use sudobot::web::site::{self, Served, Strategy};
 use sudobot::web::{
-    Cancel, Outcome, PlayError, PlayOptions, Session, SessionError, Signal, Stop, Timings,
-    WebDriverConfig, evidence, signals,
+    Cancel, Hint, Outcome, PlayError, PlayOptions, Session, SessionError, Signal, Stop, Thinking,
+    Timings, WebDriverConfig, evidence, signals,
 };
 
 use super::Code;
-use crate::cli::web::{CheckArgs, SitesAction, SitesArgs, WebArgs};
+use super::logic_input::scale;
+use crate::cli::hint::Reveal;
+use crate::cli::web::{CheckArgs, Parallel, SitesAction, SitesArgs, WebArgs};
 
 /// Prints to stdout; a closed pipe (`sudobot web ... | head`) is not an error.
 macro_rules! out {
@@ -174,6 +178,26 @@ async fn run_async(
         None => site.url_for(&difficulty, demo.as_ref().map(|d| d.origin()).as_deref()),
     };
 
+    let options = PlayOptions {
+        url: url.clone(),
+        dry_run: args.dry_run,
+        element_timeout: config.element_timeout(),
+        page_load_timeout: Duration::from_millis(config.browser.page_load_timeout_ms),
+        // A remote driver cannot be killed: small chunks bound what a cancelled run still types.
+        chunk: if config.driver.mode == DriverMode::Remote { 9 } else { 0 },
+        hint: args.hint.then(|| scale(args.scale)),
+        thinking: args.show_thinking.then(|| Thinking {
+            scale: scale(args.scale),
+            step_delay: Duration::from_millis(args.step_delay),
+            tell: std::sync::Arc::new(|text: &str| out!("{text}")),
+        }),
+    };
+    if args.parallel.is_some() {
+        let code = run_pool(&args, config, site, options, report, cancel).await;
+        drop(demo);
+        return code;
+    }
+
     let started = Instant::now();
     let session = match Session::start(&config, cancel.clone()).await {
         Ok(s) => s,
@@ -187,14 +211,6 @@ async fn run_async(
         Err(e) => return Err(e.into()),
     };
     let session_start = started.elapsed();
-    let options = PlayOptions {
-        url: url.clone(),
-        dry_run: args.dry_run,
-        element_timeout: config.element_timeout(),
-        page_load_timeout: Duration::from_millis(config.browser.page_load_timeout_ms),
-        // A remote driver cannot be killed: small chunks bound what a cancelled run still types.
-        chunk: if config.driver.mode == DriverMode::Remote { 9 } else { 0 },
-    };
     let run = play_all(&session, &site, &options, &args, &mut report).await;
     session.close().await;
     drop(demo);
@@ -211,16 +227,295 @@ async fn run_async(
     }
     if args.stats {
         let timings: Vec<Timings> = results.iter().map(|(_, t)| *t).collect();
-        print_stats(session_start, &timings);
+        print_stats(&[session_start], &timings);
     }
     if run.driver_fault {
         return Ok(Code::Failure);
     }
     Ok(match results.as_slice() {
+        [(Ok(Outcome { hint: Some(Hint::Mistakes(_)), .. }), _)] => Code::NoSolution,
         [(Ok(_), _)] => Code::Success,
         [(Err(PlayError::Invalid(_) | PlayError::Unsolvable), _)] => Code::NoSolution,
         [(Err(PlayError::Multiple(_)), _)] => Code::Multiple,
         _ if ok.len() == results.len() && results.len() == args.count as usize => Code::Success,
+        _ => Code::Failure,
+    })
+}
+
+/// How many sessions `--parallel` runs, after asking a Grid for its slots; `Err(code)` when it
+/// cannot run at all (a Grid without a free slot).
+async fn pool_size(
+    args: &WebArgs,
+    config: &WebDriverConfig,
+) -> Result<(usize, Option<String>), Code> {
+    let asked = args.parallel.unwrap_or(Parallel::Auto);
+    let count = args.count as usize;
+    if config.driver.mode != DriverMode::Remote {
+        let k = match asked {
+            Parallel::Auto => pool::default_local_sessions(),
+            Parallel::Sessions(k) => k,
+        };
+        return Ok((k.min(count), None));
+    }
+    let url = config.driver.url.clone().unwrap_or_default().trim_end_matches('/').to_string();
+    let bound = Duration::from_secs(5);
+    let status = match grid::status(&url, bound).await {
+        Ok(Some(status)) => status,
+        other => {
+            // Not a Grid (a plain WebDriver server), or unreachable: the session start says why.
+            if let Err(e) = other {
+                tracing::debug!("no Grid status: {e}");
+            }
+            let k = match asked {
+                Parallel::Auto => 1,
+                Parallel::Sessions(k) => k,
+            };
+            return Ok((k.min(count), None));
+        }
+    };
+    // Sessions that runs killed on this host left behind go first.
+    let stale = grid::sweep(&url, Duration::from_secs(3), grid::is_stale).await;
+    let status = if stale.is_empty() {
+        status
+    } else {
+        eprintln!(
+            "sudobot: deleted {} Grid session(s) left by earlier runs that were killed",
+            stale.len()
+        );
+        grid::status(&url, bound).await.ok().flatten().unwrap_or(status)
+    };
+    eprintln!("sudobot: Selenium Grid at {url}: {}", status.describe());
+    let free = status.free();
+    let k = match asked {
+        Parallel::Auto if args.oversubscribe => status.slots().max(1),
+        Parallel::Sessions(k) if args.oversubscribe => k,
+        _ if free == 0 => {
+            eprintln!(
+                "sudobot: the Grid has no free slot; wait for one, add nodes, or use \
+                 --parallel K --oversubscribe to queue sessions on the Grid"
+            );
+            return Err(Code::Failure);
+        }
+        Parallel::Auto => free,
+        Parallel::Sessions(k) if k > free => {
+            eprintln!(
+                "sudobot: using {free} session(s), not {k}: the Grid has {free} free slot(s) \
+                 (--oversubscribe to queue the others on the Grid)"
+            );
+            free
+        }
+        Parallel::Sessions(k) => k,
+    };
+    Ok((k.min(count), Some(url)))
+}
+
+/// `--parallel`: the pool of sessions, one progress bar (and a status line per session with
+/// `-v`), the report as puzzles finish, and the summary.
+async fn run_pool(
+    args: &WebArgs,
+    config: WebDriverConfig,
+    site: sudobot::web::Site,
+    options: PlayOptions,
+    report: Option<std::fs::File>,
+    cancel: Cancel,
+) -> anyhow::Result<Code> {
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+
+    let count = args.count as usize;
+    let (sessions, grid_url) = match pool_size(args, &config).await {
+        Ok(k) => k,
+        Err(code) => return Ok(code),
+    };
+    let where_ = if config.driver.mode == DriverMode::Remote { "remote" } else { "local" };
+    eprintln!("sudobot: {count} puzzle(s) over {sessions} {where_} session(s)");
+
+    let multi = MultiProgress::new();
+    let bar = multi.add(ProgressBar::new(count as u64));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} puzzles  {msg}  [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let verbose = args.verbose > 0;
+    let lines: Vec<ProgressBar> = if verbose {
+        (1..=sessions)
+            .map(|i| {
+                let line = multi.add(ProgressBar::new_spinner());
+                line.set_style(
+                    ProgressStyle::with_template("  {msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                );
+                line.set_message(format!("session {i}: waiting"));
+                line
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let hidden = bar.is_hidden();
+    let say = {
+        let bar = bar.clone();
+        move |line: String| if hidden { eprintln!("{line}") } else { bar.println(line) }
+    };
+    let status = {
+        let lines = lines.clone();
+        let say = say.clone();
+        move |session: usize, what: String| {
+            if !verbose {
+                return;
+            }
+            let line = format!("session {session}: {what}");
+            match lines.get(session.wrapping_sub(1)) {
+                Some(l) if !hidden => l.set_message(line),
+                _ => say(format!("sudobot: {line}")),
+            }
+        }
+    };
+    let report = Rc::new(RefCell::new(report));
+    let failed = Rc::new(Cell::new(0usize));
+    let retried = Rc::new(Cell::new(0usize));
+    let on_event = {
+        let (bar, report, failed, retried) =
+            (bar.clone(), report.clone(), failed.clone(), retried.clone());
+        let (url, dry_run, single) = (options.url.clone(), args.dry_run, sessions == 1);
+        move |event: &Event<'_>| match event {
+            Event::Starting { session } => status(*session, "starting the browser".into()),
+            Event::Started { session, took } => {
+                status(*session, format!("browser started in {:.1} s", took.as_secs_f64()))
+            }
+            Event::StartFailed { session, error } => {
+                // One session: the error is the run's error, said once at the end.
+                if !single {
+                    say(format!("sudobot: session {session}: {error}"));
+                }
+                status(*session, "could not start".into());
+            }
+            Event::Playing { session, puzzle, attempt } => {
+                let retry = if *attempt > 1 { " (retry)" } else { "" };
+                status(*session, format!("puzzle {puzzle}{retry}"));
+            }
+            Event::Done(a) => {
+                let at =
+                    if a.session > 0 { format!(" (session {})", a.session) } else { String::new() };
+                match &a.result {
+                    Ok(_) => status(a.session, format!("puzzle {} solved", a.puzzle)),
+                    Err(Failure::Interrupted(_)) => {}
+                    Err(f) => {
+                        let mut msg = format!("sudobot: puzzle {}{at}: {f}", a.puzzle);
+                        if let Some(dir) = &a.evidence {
+                            msg.push_str(&format!(
+                                "\n  evidence (screenshot, page source): {}",
+                                dir.display()
+                            ));
+                        }
+                        if a.will_retry {
+                            msg.push_str("\n  retrying it once on a fresh session");
+                        }
+                        say(msg);
+                        status(a.session, format!("puzzle {} failed ({})", a.puzzle, f.kind()));
+                    }
+                }
+                if a.will_retry {
+                    retried.set(retried.get() + 1);
+                } else {
+                    if a.result.is_err() {
+                        failed.set(failed.get() + 1);
+                    }
+                    let line = PuzzleReport::from_attempt(a, &url, dry_run);
+                    if let Some(file) = report.borrow_mut().as_mut()
+                        && let Err(e) = writeln!(file, "{}", line.to_json_line())
+                    {
+                        say(format!("sudobot: cannot write the report: {e}"));
+                    }
+                    bar.inc(1);
+                }
+                bar.set_message(format!("{} failed, {} retried", failed.get(), retried.get()));
+            }
+            Event::Closed { session, reason } => {
+                status(*session, reason.clone().unwrap_or_else(|| "closed".into()))
+            }
+        }
+    };
+    let pool_options = PoolOptions {
+        sessions,
+        count,
+        retry: true,
+        evidence_dir: (!args.no_debug_files)
+            .then(|| args.debug_dir.clone().unwrap_or_else(std::env::temp_dir)),
+        grid_url,
+    };
+    let run = pool::run(config, site, options, pool_options, cancel, Box::new(on_event)).await;
+    bar.finish_and_clear();
+    for l in &lines {
+        l.finish_and_clear();
+    }
+    if run.swept > 0 {
+        eprintln!(
+            "sudobot: deleted {} Grid session(s) of this run that were still being created",
+            run.swept
+        );
+    }
+    if let Some(signal) = run.signal {
+        eprintln!("sudobot: interrupted by {}; every browser session stopped", signal.name());
+        return Ok(code_for(signal));
+    }
+    if run.session_starts.is_empty()
+        && let Some(e) = run.start_errors.into_iter().next()
+    {
+        return Err(e.into());
+    }
+    let finished = &run.finished;
+    if let [a] = finished.as_slice()
+        && let Ok(o) = &a.result
+    {
+        print_outcome(args, o);
+    }
+    let summary = pool::summarize(finished, run.elapsed);
+    out!(
+        "{} of {count} puzzles solved and confirmed over {sessions} session(s) in {:.1} s: {:.1} puzzles/min",
+        summary.solved,
+        run.elapsed.as_secs_f64(),
+        summary.per_minute
+    );
+    if let Some((median, p90, max)) = summary.fill {
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        out!(
+            "fill time: median {:.0} ms, p90 {:.0} ms, max {:.0} ms",
+            ms(median),
+            ms(p90),
+            ms(max)
+        );
+    }
+    if run.retried > 0 {
+        let mut kinds: Vec<(&str, usize)> = Vec::new();
+        for e in finished.iter().filter_map(|a| a.earlier.as_ref()) {
+            match kinds.iter_mut().find(|(k, _)| *k == e.kind) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((e.kind, 1)),
+            }
+        }
+        let kinds: Vec<String> = kinds.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        out!("retried on a fresh session: {} ({})", run.retried, kinds.join(", "));
+    }
+    let failures = pool::failures_by_kind(finished);
+    if failures.is_empty() {
+        out!("failures: none");
+    } else {
+        let list: Vec<String> = failures.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+        out!("failures by reason: {}", list.join(", "));
+    }
+    if args.stats {
+        let timings: Vec<Timings> = finished.iter().map(|a| a.timings).collect();
+        print_stats(&run.session_starts, &timings);
+    }
+    Ok(match finished.as_slice() {
+        [a] if count == 1 => match &a.result {
+            Ok(_) => Code::Success,
+            Err(Failure::Play(PlayError::Invalid(_) | PlayError::Unsolvable)) => Code::NoSolution,
+            Err(Failure::Play(PlayError::Multiple(_))) => Code::Multiple,
+            Err(_) => Code::Failure,
+        },
+        _ if summary.solved == count => Code::Success,
         _ => Code::Failure,
     })
 }
@@ -262,18 +557,11 @@ async fn play_all(
         let mut timings = Timings::default();
         let mut guarded =
             session.guard(sudobot::web::play(session.driver(), site, options, &mut timings)).await;
-        // A command that failed because the driver died is the driver's fault, said as such.
-        // The connection closes a moment before the process shows as exited: look again
-        // briefly when the connection failed.
-        if let Ok(Err(e)) = &guarded {
-            let tries = if e.is_transport() { 30 } else { 1 };
-            for _ in 0..tries {
-                if let Some(m) = session.driver_problem() {
-                    guarded = Err(Stop::Driver(m));
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
+        // A command that failed because of a signal or a dead driver is said as such.
+        if let Ok(Err(e)) = &guarded
+            && let Some(stop) = session.cause_of(e).await
+        {
+            guarded = Err(stop);
         }
         let (line, result) = match guarded {
             Ok(result) => {
@@ -358,6 +646,25 @@ async fn keep_evidence(
 }
 
 fn print_outcome(args: &WebArgs, o: &Outcome) {
+    if let Some(hint) = &o.hint {
+        match hint {
+            Hint::Solved => out!("The board is solved."),
+            Hint::Step(step) => out!("{}", super::hint::describe(step, args.reveal)),
+            Hint::Mistakes(wrong) => match args.reveal {
+                Reveal::Technique => out!("Mistake: a value typed on the board is wrong."),
+                Reveal::Cells => {
+                    let cells: Vec<String> = wrong.iter().map(|(c, _)| c.to_string()).collect();
+                    out!("Mistake: check {}.", cells.join(", "))
+                }
+                Reveal::Step => {
+                    for (cell, found) in wrong {
+                        out!("Mistake: {cell} holds {found}, which is not its solution value.");
+                    }
+                }
+            },
+        }
+        return;
+    }
     if args.dry_run {
         out!("board:\n{}", format::pretty::write(&o.puzzle));
         out!("answer:\n{}", format::pretty::write(&o.solution));
@@ -389,8 +696,11 @@ type Phase = (&'static str, fn(&Timings) -> Option<Duration>);
 
 /// Phase times; a phase a puzzle did not reach shows `-` (one puzzle) or is left out of the
 /// medians (n says how many reached it).
-fn print_stats(session_start: Duration, all: &[Timings]) {
+fn print_stats(session_starts: &[Duration], all: &[Timings]) {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let session_start = pool::median_p90_max(session_starts.to_vec())
+        .map(|(median, _, _)| median)
+        .unwrap_or_default();
     let phases: [Phase; 6] = [
         ("navigation", |t| t.navigate),
         ("read", |t| t.read),

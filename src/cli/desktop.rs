@@ -57,7 +57,8 @@ pub struct DesktopArgs {
     #[arg(long, value_name = "MS", default_value_t = 3000)]
     pub timeout: u64,
 
-    /// The game's front end, which decides the menu keys (Windows = MobaXterm).
+    /// The game's front end, which decides the menu keys (Windows = MobaXterm). Default: the
+    /// one the game window shows (X11 WM_CLASS `sgt-solo` or `solo.exe`), else this OS's own.
     #[arg(long, value_enum)]
     pub platform: Option<PlatformArg>,
 
@@ -89,7 +90,8 @@ pub enum InputArg {
 pub enum PlatformArg {
     /// Linux GTK build (Copy is the 10th item of the Game menu).
     Gtk,
-    /// Windows build, as in MobaXterm (Alt+G, C; CRLF clipboard).
+    /// Win32 build, as in MobaXterm (Alt tapped alone, then G, C; Tab in the Specific...
+    /// dialog; CRLF clipboard).
     Windows,
 }
 

@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use super::grade::ScaleArg;
+use super::hint::Reveal;
+
 /// Arguments of `sudobot web`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -15,6 +18,10 @@ Examples:
   sudobot web --site sudoku.name --url http://127.0.0.1:8000/sudoku_name.html
   sudobot web --site demo --remote http://grid:4444   # a Selenium Grid / remote WebDriver
   sudobot web --site demo --count 20 --report runs.jsonl -v   # one JSON line per puzzle, logs
+  sudobot web --site sudoku.name --hint --reveal cells   # where to look next; types nothing
+  sudobot web --site demo --show-thinking --step-delay 300   # type in solving order, tell why
+  sudobot web --site demo --count 12 --parallel 2      # two browsers at once, local drivers
+  sudobot web --site sudoku.name --count 50 --parallel --remote http://grid:4444  # Grid's free slots
   RUST_LOG=thirtyfour=debug sudobot web --site sudoku.name    # every WebDriver command
 
 Keys go only into the board: the Tab walk is checked in the page before the first key (else each
@@ -41,13 +48,43 @@ pub struct WebArgs {
     /// Read and solve, print the board and the answer, type nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print the technique engine's next step for the board on the page, values typed so far
+    /// included (as `sudobot hint`); type nothing. A wrong value typed earlier is named first.
+    #[arg(long, conflicts_with_all = ["dry_run", "show_thinking", "parallel"])]
+    pub hint: bool,
+    /// With --hint: how much to show: technique (which one to look for), cells (and where),
+    /// step (the whole step).
+    #[arg(long, value_enum, value_name = "HOW", requires = "hint", default_value_t = Reveal::Technique)]
+    pub reveal: Reveal,
+    /// Type the values in the order a person could find them, printing each step of the
+    /// technique engine (eliminations too) before the cell it leads to; one cell at a time.
+    #[arg(long, conflicts_with_all = ["dry_run", "parallel"])]
+    pub show_thinking: bool,
+    /// With --show-thinking: pause after each cell, in milliseconds.
+    #[arg(long, value_name = "MS", requires = "show_thinking", default_value_t = 0)]
+    pub step_delay: u64,
+    /// The technique set for --hint and --show-thinking: score (sudobot's, the default) or solo
+    /// (Simon Tatham's Solo).
+    #[arg(long, value_enum, default_value_t = ScaleArg::Score)]
+    pub scale: ScaleArg,
     /// Print the time of each phase (session start, navigation, read, solve, fill, verify); with
     /// --count, medians.
     #[arg(long)]
     pub stats: bool,
-    /// Play this many puzzles in a row in one browser session.
+    /// Play this many puzzles (in a row in one browser session; over several with --parallel).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub count: u32,
+    /// Play the puzzles over K browser sessions at once: K local drivers on free ports, or K
+    /// sessions on the --remote Grid. `--parallel` alone: half the cores, at most one per 400 MB
+    /// of free memory, locally; the Grid's free slots remotely. A puzzle that fails for anything
+    /// but its board (crash, timeout, Grid node lost) is retried once on a fresh session.
+    #[arg(long, value_name = "K", num_args = 0..=1, default_missing_value = "auto",
+          value_parser = parse_parallel)]
+    pub parallel: Option<Parallel>,
+    /// With --remote and --parallel K: start K sessions even when the Grid has fewer free slots
+    /// (the others wait in the Grid's queue).
+    #[arg(long, requires = "parallel")]
+    pub oversubscribe: bool,
     /// How to type, overriding the site file: keys (default: one Element Send Keys of the whole
     /// board), actions (one Actions chain), per-cell (click + send keys per cell), script (set
     /// values by script with input/keyup/change events; only for sites that accept them).
@@ -88,6 +125,25 @@ pub struct WebArgs {
     /// RUST_LOG (e.g. `sudobot=debug,thirtyfour=debug`) overrides it.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
+}
+
+/// `--parallel [K]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parallel {
+    /// Chosen from the cores and memory, or the Grid's free slots.
+    Auto,
+    /// K sessions.
+    Sessions(usize),
+}
+
+fn parse_parallel(s: &str) -> Result<Parallel, String> {
+    if s == "auto" {
+        return Ok(Parallel::Auto);
+    }
+    match s.parse::<usize>() {
+        Ok(k) if (1..=64).contains(&k) => Ok(Parallel::Sessions(k)),
+        _ => Err(format!("`{s}` is not a number of sessions from 1 to 64 (or `auto`)")),
+    }
 }
 
 /// Arguments of `sudobot sites`.

@@ -29,6 +29,22 @@ pub struct Rect {
     pub height: u32,
 }
 
+/// The game's menus and dialogs showing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Popups {
+    /// Menus (drop-down windows) showing.
+    pub menus: usize,
+    /// Titles of the game's dialogs showing.
+    pub dialogs: Vec<String>,
+}
+
+impl Popups {
+    /// Whether nothing is showing.
+    pub fn is_empty(&self) -> bool {
+        self.menus == 0 && self.dialogs.is_empty()
+    }
+}
+
 /// What the bot needs from the desktop.
 pub trait Desktop {
     /// Presses and releases a key (with its modifiers) in the focused window.
@@ -68,6 +84,30 @@ pub trait Desktop {
 
     /// The game window's client area (menu bar included), when known.
     fn game_area(&mut self) -> Result<Option<Rect>, DesktopError>;
+
+    /// The size of the screen, when known.
+    fn screen_size(&mut self) -> Result<Option<(u32, u32)>, DesktopError> {
+        Ok(None)
+    }
+
+    /// The title (or a description) of a window above the game covering the screen point,
+    /// `None` when nothing covers it or the platform cannot tell.
+    fn covered_at(&mut self, _x: i32, _y: i32) -> Result<Option<String>, DesktopError> {
+        Ok(None)
+    }
+
+    /// The game's own menus and dialogs that are showing: `None` when the platform cannot see
+    /// them (then the bot escapes out blindly).
+    fn open_popups(&mut self) -> Result<Option<Popups>, DesktopError> {
+        Ok(None)
+    }
+
+    /// Binds the bot to the game window that has the keyboard focus now (interactive F2),
+    /// failing with a message when the focused window is not the game. Backends that cannot
+    /// see windows type into whatever has the focus and return Ok.
+    fn bind_focused_game(&mut self) -> Result<(), DesktopError> {
+        Ok(())
+    }
 
     /// Time since the backend was created (a fake may run a virtual clock).
     fn elapsed(&self) -> Duration;

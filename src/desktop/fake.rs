@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::DesktopError;
-use super::backend::{Desktop, MouseButton, Rect};
+use super::backend::{Desktop, MouseButton, Popups, Rect};
 use super::keys::Key;
 use crate::format::{solo_id, solo_text};
 use crate::grid::Grid;
@@ -59,12 +59,30 @@ pub struct FakeSolo {
     template: Grid,
     /// Whether menus and dialogs are visible to the bot (false: like the portable backend).
     pub sees_windows: bool,
-    /// Model the Win32 front end's menu (mnemonics) and CRLF clipboard.
+    /// Model the Win32 front end: menus opened by an Alt tap then a letter (Alt+G together does
+    /// nothing), items picked by mnemonic, a Specific... dialog whose edit box starts without
+    /// the focus, and a CRLF clipboard.
     pub windows: bool,
+    /// Win32: Alt was tapped, the menu bar has the keyboard.
+    menu_bar: bool,
+    /// Win32: an Alt tap does not reach the menu bar (as when the game is not active).
+    pub alt_tap_lost: bool,
+    /// Win32: the Specific... dialog's focus (0 none, 1 the edit box, 2 OK, 3 Cancel).
+    dialog_focus: usize,
+    /// Win32: where the dialog's focus starts (0 under Wine: nowhere).
+    pub dialog_focus_at_open: usize,
     /// Where the pointer is.
     pub pointer_at: (i32, i32),
     /// Every pointer move without a click.
     pub walked: Vec<(i32, i32)>,
+    /// The game window's client area (menu bar included), 25 px menu bar.
+    pub area: Rect,
+    /// The screen's size.
+    pub screen: (u32, u32),
+    /// Windows above the game.
+    pub covers: Vec<Rect>,
+    /// Moves recorded in the undo history, as Solo writes them (`R0,1,5`, `P2,3,4`).
+    pub moves: Vec<String>,
 }
 
 impl FakeSolo {
@@ -99,8 +117,51 @@ impl FakeSolo {
             template,
             sees_windows: true,
             windows: false,
+            menu_bar: false,
+            alt_tap_lost: false,
+            dialog_focus: 0,
+            dialog_focus_at_open: 0,
             pointer_at: (0, 0),
             walked: Vec::new(),
+            area: Rect {
+                x: 0,
+                y: 0,
+                width: (side * 48 + 49) as u32,
+                height: (side * 48 + 74) as u32,
+            },
+            screen: (4000, 4000),
+            covers: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// Opens the Game menu, as a player may leave it.
+    pub fn open_menu(&mut self) {
+        self.menu = Some(0);
+    }
+
+    /// Opens the Specific... dialog, as a player may leave it.
+    pub fn open_dialog(&mut self) {
+        self.dialog = true;
+    }
+
+    /// Where Solo draws the board in the area: tile size and the screen point of the board's
+    /// top-left corner (largest tile that fits under the menu bar, board centred).
+    fn board_at(&self) -> (i32, i32, i32) {
+        let (w, h) = (self.area.width as i32, self.area.height as i32 - 25);
+        let side = self.side as i32;
+        let size = |t: i32| t * side + 2 * (t / 2) + 1;
+        let tile = (1..=200).take_while(|&t| size(t) <= w.min(h)).last().unwrap_or(1);
+        let (ox, oy) = ((w - size(tile)) / 2, 25 + (h - size(tile)) / 2);
+        (tile, self.area.x + ox + tile / 2, self.area.y + oy + tile / 2)
+    }
+
+    /// A key Solo rejected: the midend takes some as commands.
+    fn rejected(&mut self, key: Key) {
+        match key {
+            Key::Char(c) if "nNuUrRqQmM*#".contains(c) => self.fired.push(format!("command {c}")),
+            Key::Ctrl(c) if "snzrq".contains(c) => self.fired.push(format!("command ctrl+{c}")),
+            _ => {}
         }
     }
 
@@ -137,10 +198,12 @@ impl FakeSolo {
             }
             Key::Backspace if self.hshow => {
                 let i = self.hy * side + self.hx;
-                if !self.immutable[i] {
-                    self.grid[i] = 0;
-                    self.pencil[i] = 0;
+                if self.immutable[i] || (self.hpencil && self.grid[i] != 0) {
+                    return;
                 }
+                self.grid[i] = 0;
+                self.pencil[i] = 0;
+                self.moves.push(format!("R{},{},0", self.hx, self.hy));
                 if !self.hcursor {
                     self.hshow = false;
                 }
@@ -149,21 +212,23 @@ impl FakeSolo {
                 let v = self.value_of(c).unwrap_or(0);
                 let i = self.hy * side + self.hx;
                 if self.immutable[i] || (self.hpencil && self.grid[i] != 0) {
-                    return;
+                    return self.rejected(key);
                 }
                 if self.hpencil {
                     self.pencil[i] ^= 1 << (v - 1);
+                    self.moves.push(format!("P{},{},{v}", self.hx, self.hy));
                 } else {
                     self.grid[i] = v;
                     self.pencil[i] = 0;
+                    self.moves.push(format!("R{},{},{v}", self.hx, self.hy));
                 }
                 if !self.hcursor {
                     self.hshow = false;
                 }
             }
-            Key::Char(c) if "nNuUrRqQmM*#".contains(c) => self.fired.push(format!("command {c}")),
-            Key::Ctrl(c) if "snzrq".contains(c) => self.fired.push(format!("command ctrl+{c}")),
-            Key::Alt('g') => self.menu = Some(0),
+            Key::Alt('g') if !self.windows => self.menu = Some(0),
+            Key::AltTap if self.windows && !self.alt_tap_lost => self.menu_bar = true,
+            Key::Char(_) | Key::Ctrl(_) => self.rejected(key),
             _ => {}
         }
     }
@@ -203,7 +268,10 @@ impl FakeSolo {
                 let eol = if self.windows { "\r\n" } else { "\n" };
                 self.clipboard = Some(solo_text::write_with(&self.board(), eol));
             }
-            "Specific" => self.dialog = true,
+            "Specific" => {
+                self.dialog = true;
+                self.dialog_focus = self.dialog_focus_at_open;
+            }
             other => self.fired.push(format!("menu {other}")),
         }
     }
@@ -215,9 +283,18 @@ impl Desktop for FakeSolo {
         self.now += Duration::from_micros(100);
         if self.dialog {
             match key {
-                Key::Ctrl('c') => self.clipboard = Some(self.id_text.clone()),
+                Key::Ctrl('c') if !self.windows || self.dialog_focus == 1 => {
+                    self.clipboard = Some(self.id_text.clone())
+                }
+                Key::Tab => self.dialog_focus = self.dialog_focus % 3 + 1,
                 Key::Escape => self.dialog = false,
                 _ => {}
+            }
+        } else if self.menu_bar {
+            // Win32 menu bar: a mnemonic opens its menu; any other key leaves it.
+            self.menu_bar = false;
+            if key == Key::Char('g') {
+                self.menu = Some(0);
             }
         } else if let Some(at) = self.menu {
             self.menu_key(at, key);
@@ -228,10 +305,18 @@ impl Desktop for FakeSolo {
     }
 
     fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
-        // GTK, no WM: the canvas starts under a 25 px menu bar; tile 48, border 24.
-        let (ts, border) = (48i32, 24i32);
-        let tx = (x + ts - border).div_euclid(ts) - 1;
-        let ty = (y - 25 + ts - border).div_euclid(ts) - 1;
+        // Clicks outside the screen go nowhere; on a window above the game they miss it.
+        let on_screen =
+            (0..self.screen.0 as i32).contains(&x) && (0..self.screen.1 as i32).contains(&y);
+        let covered = self.covers.iter().any(|r| {
+            (r.x..r.x + r.width as i32).contains(&x) && (r.y..r.y + r.height as i32).contains(&y)
+        });
+        if !on_screen || covered {
+            return Ok(());
+        }
+        let (ts, left, top) = self.board_at();
+        let tx = (x - left).div_euclid(ts);
+        let ty = (y - top).div_euclid(ts);
         let side = self.side as i32;
         if !(0..side).contains(&tx) || !(0..side).contains(&ty) {
             return Ok(());
@@ -299,8 +384,25 @@ impl Desktop for FakeSolo {
     }
 
     fn game_area(&mut self) -> Result<Option<Rect>, DesktopError> {
-        let size = (self.side * 48 + 49) as u32;
-        Ok(self.sees_windows.then_some(Rect { x: 0, y: 0, width: size, height: size + 25 }))
+        Ok(self.sees_windows.then_some(self.area))
+    }
+
+    fn screen_size(&mut self) -> Result<Option<(u32, u32)>, DesktopError> {
+        Ok(self.sees_windows.then_some(self.screen))
+    }
+
+    fn covered_at(&mut self, x: i32, y: i32) -> Result<Option<String>, DesktopError> {
+        let covered = self.covers.iter().any(|r| {
+            (r.x..r.x + r.width as i32).contains(&x) && (r.y..r.y + r.height as i32).contains(&y)
+        });
+        Ok((self.sees_windows && covered).then(|| "\"always on top\"".to_string()))
+    }
+
+    fn open_popups(&mut self) -> Result<Option<Popups>, DesktopError> {
+        Ok(self.sees_windows.then(|| Popups {
+            menus: usize::from(self.menu.is_some()),
+            dialogs: if self.dialog { vec!["Solo game selection".into()] } else { Vec::new() },
+        }))
     }
 
     fn elapsed(&self) -> Duration {

@@ -4,6 +4,7 @@
 use super::backend::{Desktop, MouseButton};
 use super::game::send_keys;
 use super::keys::{Key, Keys, snake_order};
+use super::model::{Allow, Effect, Tracker};
 use super::{DesktopError, Input, MouseGrid, Options};
 use crate::grid::Grid;
 
@@ -12,8 +13,8 @@ use crate::grid::Grid;
 pub enum Action {
     /// A key.
     Key(Key),
-    /// A click at a screen point.
-    Click(MouseButton, i32, i32),
+    /// A click at a screen point, meant for a cell (reading-order index).
+    Click(MouseButton, i32, i32, usize),
     /// A pause for a person to watch (show-thinking only).
     Watch,
 }
@@ -24,12 +25,12 @@ pub fn cells_to_type(board: &Grid, solution: &Grid) -> Vec<usize> {
     (0..board.cells().len()).filter(|&i| board.cells()[i] != solution.cells()[i]).collect()
 }
 
-/// Keyboard plan: home the cursor, then walk the cells in snake order typing each value.
+/// Keyboard plan: walk the cells in snake order typing each value (homing the cursor first
+/// when its position is unknown).
 pub fn keyboard_plan(keys: &mut Keys, cells: &[usize], solution: &Grid) -> Vec<Action> {
     let side = solution.side();
     let mut order = cells.to_vec();
     snake_order(&mut order, side);
-    keys.home();
     for &i in &order {
         keys.put(i % side, i / side, solution.cells()[i]);
     }
@@ -40,27 +41,30 @@ pub fn keyboard_plan(keys: &mut Keys, cells: &[usize], solution: &Grid) -> Vec<A
 /// then left-click each cell and type its value (the selection disappears after each value).
 pub fn mouse_plan(
     grid: &MouseGrid,
-    board: &Grid,
+    givens: &Grid,
     cells: &[usize],
     solution: &Grid,
 ) -> Result<Vec<Action>, DesktopError> {
     let side = solution.side();
-    let given = (0..board.cells().len())
-        .find(|&i| board.get(i).is_some() && !cells.contains(&i))
-        .ok_or(DesktopError::NoGivenToClick)?;
+    let given = first_given(givens)?;
     let mut actions = Vec::with_capacity(cells.len() * 2 + 1);
     let (gx, gy) = grid.centre(given % side, given / side);
-    actions.push(Action::Click(MouseButton::Left, gx, gy));
+    actions.push(Action::Click(MouseButton::Left, gx, gy, given));
     for &i in cells {
         let (x, y) = grid.centre(i % side, i / side);
         let mut keys = Keys::new(side);
         keys.assume_cursor(i % side, i / side);
         if keys.value(solution.cells()[i]) {
-            actions.push(Action::Click(MouseButton::Left, x, y));
+            actions.push(Action::Click(MouseButton::Left, x, y, i));
             actions.extend(keys.take().into_iter().map(Action::Key));
         }
     }
     Ok(actions)
+}
+
+/// The first given cell (clicking it deselects whatever is selected).
+pub fn first_given(givens: &Grid) -> Result<usize, DesktopError> {
+    (0..givens.cells().len()).find(|&i| givens.get(i).is_some()).ok_or(DesktopError::NoGivenToClick)
 }
 
 /// Runs actions, pacing keys with the key delay and watch steps with the step delay.
@@ -72,7 +76,7 @@ pub fn perform<D: Desktop + ?Sized>(
     for action in actions {
         match *action {
             Action::Key(key) => send_keys(desktop, opts, &[key])?,
-            Action::Click(button, x, y) => desktop.click(button, x, y)?,
+            Action::Click(button, x, y, _) => desktop.click(button, x, y)?,
             Action::Watch => desktop.pause(opts.step_delay),
         }
         if opts.abort.as_ref().is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed)) {
@@ -83,23 +87,53 @@ pub fn perform<D: Desktop + ?Sized>(
     Ok(())
 }
 
-/// The input plan for the chosen strategy (without show-thinking).
+/// Proves a plan against the key model before anything of it is sent: every key and click
+/// must have one known effect in every state the game may be in, values must be the
+/// solution's, and pencil marks or probes only where `allow` says. Returns the effects.
+pub fn check(
+    tracker: &mut Tracker,
+    actions: &[Action],
+    allow: Allow,
+) -> Result<Vec<Effect>, DesktopError> {
+    let mut effects = Vec::with_capacity(actions.len());
+    let mut probes = 0;
+    for action in actions {
+        let effect = match *action {
+            Action::Key(key) => tracker.step(key, allow),
+            Action::Click(button, _, _, cell) => tracker.click(button, cell),
+            Action::Watch => continue,
+        }
+        .map_err(|reason| DesktopError::UnsafeKey { reason })?;
+        if matches!(effect, Effect::PlaceOrMark { .. } | Effect::ClearOrNothing { .. }) {
+            probes += 1;
+            if probes > 1 {
+                return Err(DesktopError::UnsafeKey {
+                    reason: "a second key before the pencil mode is known".into(),
+                });
+            }
+        }
+        effects.push(effect);
+    }
+    Ok(effects)
+}
+
+/// Values placed by a list of effects.
+pub fn placed(effects: &[Effect]) -> usize {
+    effects.iter().filter(|e| matches!(e, Effect::Place { .. })).count()
+}
+
+/// The input plan for the chosen strategy (without show-thinking), starting from what the
+/// tracker knows of the keyboard cursor and mode.
 pub fn plan(
     opts: &Options,
-    board: &Grid,
+    keys: &mut Keys,
+    givens: &Grid,
     cells: &[usize],
     solution: &Grid,
-    pencil_known: bool,
 ) -> Result<Vec<Action>, DesktopError> {
     match &opts.input {
-        Input::Keyboard => {
-            let mut keys = Keys::new(solution.side());
-            if pencil_known {
-                keys.assume_pencil(false);
-            }
-            Ok(keyboard_plan(&mut keys, cells, solution))
-        }
-        Input::Mouse(Some(grid)) => mouse_plan(grid, board, cells, solution),
+        Input::Keyboard => Ok(keyboard_plan(keys, cells, solution)),
+        Input::Mouse(Some(grid)) => mouse_plan(grid, givens, cells, solution),
         Input::Mouse(None) => Err(DesktopError::NoMouseGrid),
     }
 }

@@ -44,13 +44,14 @@ fn sentinel(now: Duration) -> String {
 }
 
 /// Opens the Game menu and picks an item, waiting (bounded) for the menu to show when the
-/// platform can tell, else pacing with the menu delay.
+/// platform can tell, else pacing with the menu delay. The item's keys are sent only once the
+/// menu shows (Win32 item letters such as `n`, `r`, `s` would be game commands outside it).
 pub fn pick<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
     item: MenuItem,
 ) -> Result<(), DesktopError> {
-    desktop.key(opts.platform.open_game_menu())?;
+    send_keys(desktop, opts, &opts.platform.open_game_menu())?;
     match desktop.menu_showing()? {
         None => desktop.pause(opts.menu_delay),
         Some(_) => {
@@ -69,6 +70,52 @@ fn recover<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), D
     escape(desktop, opts)?;
     escape(desktop, opts)?;
     desktop.focus_game()
+}
+
+/// Closes the game's menus and dialogs the player left open, and checks they are gone, before
+/// anything else is sent (keys sent with a menu open would go to the menu). Where the platform
+/// cannot see them, two Escapes close a menu and leave the menu bar.
+pub fn close_popups<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<(), DesktopError> {
+    let Some(mut open) = desktop.open_popups()? else {
+        return recover(desktop, opts);
+    };
+    if open.is_empty() {
+        return Ok(());
+    }
+    for _attempt in 0..4 {
+        for title in &open.dialogs {
+            if !desktop.close_dialog(title)? {
+                escape(desktop, opts)?;
+            }
+        }
+        if open.menus > 0 {
+            escape(desktop, opts)?;
+        }
+        let before = open.clone();
+        let settled =
+            wait_for(desktop, "the menus and dialogs to close", opts.timeout, POLL, |d| {
+                Ok(d.open_popups()?.filter(|now| *now != before))
+            });
+        open = match settled {
+            Ok(now) => now,
+            Err(DesktopError::Timeout { .. }) => before,
+            Err(e) => return Err(e),
+        };
+        if open.is_empty() {
+            // An Escape that closed a menu can leave the menu bar active: one more leaves it.
+            escape(desktop, opts)?;
+            desktop.focus_game()?;
+            return Ok(());
+        }
+    }
+    let what = match open.dialogs.first() {
+        Some(title) => format!("dialog {title:?}"),
+        None => "menu".to_string(),
+    };
+    Err(DesktopError::Blocked { what })
 }
 
 /// Sends Escape, first telling the hotkey listener (if any) that this one is ours, so it does

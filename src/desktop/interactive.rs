@@ -12,7 +12,7 @@
 //! [`Session::handle`], so it is tested without a display.
 
 use super::backend::Desktop;
-use super::{DesktopError, Input, MouseGrid, Options, Report, fill, game, unique_solution};
+use super::{DesktopError, Input, MouseGrid, Options, Report, game};
 use crate::format::{self, ParseError, ParseErrorKind, solo_id, solo_text};
 use crate::grid::Grid;
 
@@ -196,42 +196,17 @@ impl Session {
         Ok(grid)
     }
 
+    /// F2: acts on the game window focused now. A puzzle from text or the clipboard must match
+    /// that game (its ID and givens) before anything is typed.
     fn solve<D: Desktop + ?Sized>(&mut self, desktop: &mut D) -> Result<Report, DesktopError> {
         let opts = self.options_now();
-        if self.source == Source::Game {
-            desktop.focus_game()?;
-            let report = super::run_auto(desktop, &opts)?;
-            return Ok(report);
-        }
-        // A puzzle from text: type every empty cell; there is no game ID to check against, so
-        // nothing is copied back (the text may not even describe a game Copy works in).
-        let t0 = desktop.elapsed();
-        let puzzle = self.puzzle(desktop)?;
-        let solution = unique_solution(&puzzle)?;
-        let t1 = desktop.elapsed();
-        desktop.focus_game()?;
-        let cells = fill::cells_to_type(&puzzle, &solution);
-        let actions = if opts.show_thinking {
-            super::thinking::plan(&opts, &puzzle, &solution)?
-        } else {
-            fill::plan(&opts, &puzzle, &cells, &solution, false)?
+        desktop.bind_focused_game()?;
+        let expected = match self.source {
+            Source::Game => None,
+            _ => Some(self.puzzle(desktop)?),
         };
-        fill::perform(desktop, &opts, &actions)?;
-        let t2 = desktop.elapsed();
-        Ok(Report {
-            side: solution.side(),
-            params: solo_id::params_for(solution.geometry())
-                .map(|p| p.to_string())
-                .unwrap_or_else(|_| "puzzle".into()),
-            typed: cells.len(),
-            corrected: 0,
-            actions: actions.len(),
-            read: std::time::Duration::ZERO,
-            solve: t1 - t0,
-            typing: t2 - t1,
-            verify: std::time::Duration::ZERO,
-            verified: false,
-        })
+        desktop.focus_game()?;
+        super::run_matching(desktop, &opts, expected.as_ref())
     }
 }
 

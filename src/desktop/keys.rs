@@ -26,6 +26,11 @@ pub enum Key {
     Escape,
     /// Backspace: clears the selected cell.
     Backspace,
+    /// Tab: moves the focus between a dialog's controls.
+    Tab,
+    /// Alt pressed and released on its own: on Win32 it gives the menu bar the keyboard, so the
+    /// next letter opens a menu.
+    AltTap,
     /// A character key, unmodified.
     Char(char),
     /// Alt + a character (menu mnemonics).

@@ -1,15 +1,26 @@
 //! Menu navigation per front end, kept in one place so the Windows path is a small, visible
 //! difference.
 //!
-//! | action | GTK (Linux, Debian's sgt-puzzles) | Windows (MobaXterm) |
+//! | action | GTK (Linux, Debian's sgt-puzzles) | Win32 (`windows.c`, MobaXterm) |
 //! |---|---|---|
-//! | open the Game menu | Alt+G | Alt+G |
+//! | open the Game menu | Alt+G | tap Alt alone, then `g` |
 //! | Copy | 9 x Down, Return (no accelerator, no mnemonic) | `c` (mnemonic `&Copy`) |
-//! | Specific... | 2 x Down, Return | `f` (mnemonic `Speci&fic...`; untested) |
+//! | Specific... | 2 x Down, Return | `f` (mnemonic `Speci&fic...`) |
+//! | copy the Specific... game ID | Ctrl+A, Ctrl+C (the entry has the focus) | Tab, Ctrl+A, Ctrl+C |
 //! | clipboard line ends | LF | CRLF |
 //!
 //! On GTK, Copy is greyed out in Killer games and the keyboard skips it, so the nine Downs land
 //! on Solve: never send the Copy sequence before knowing the game is not Killer.
+//!
+//! The Win32 front end's message loop translates only `WM_KEYDOWN`, so Alt+G pressed together
+//! never becomes the `WM_SYSCHAR` menu access needs; Alt tapped alone activates the menu bar
+//! and `g` then opens Game. [`super::game::pick`] sends the item's letter only once the menu
+//! shows where the backend can see menus; where it cannot (the portable backend on Windows) the
+//! only letters sent are `c` and `f`, which Solo ignores when a menu did not open (they are not
+//! commands). The Specific... dialog's edit box starts without the focus; Tab gives it the
+//! focus and selects its text. Tab is repeated with each copy attempt: the focus cycles through
+//! the edit box and the two buttons, so a later attempt reaches the edit box whichever control
+//! had the focus first.
 
 use super::keys::Key;
 
@@ -38,9 +49,27 @@ impl Platform {
         if cfg!(windows) { Platform::Windows } else { Platform::Gtk }
     }
 
-    /// The key that opens the Game menu.
-    pub fn open_game_menu(self) -> Key {
-        Key::Alt('g')
+    /// The front end of a window from its X11 `WM_CLASS` (instance and class names), `None`
+    /// when it is not a known Solo front end. The GTK build names itself `sgt-solo`; a Windows
+    /// program under Wine carries its executable's name (`solo.exe` for the Win32 front end
+    /// built from the puzzles' source), so any `.exe` is taken as the Win32 front end.
+    pub fn from_window_class(instance: &str, class: &str) -> Option<Platform> {
+        let names = [instance, class];
+        if names.iter().any(|n| n.eq_ignore_ascii_case("sgt-solo")) {
+            Some(Platform::Gtk)
+        } else if names.iter().any(|n| n.to_ascii_lowercase().ends_with(".exe")) {
+            Some(Platform::Windows)
+        } else {
+            None
+        }
+    }
+
+    /// The keys that open the Game menu.
+    pub fn open_game_menu(self) -> Vec<Key> {
+        match self {
+            Platform::Gtk => vec![Key::Alt('g')],
+            Platform::Windows => vec![Key::AltTap, Key::Char('g')],
+        }
     }
 
     /// The keys that pick `item` once the Game menu is open.
@@ -60,9 +89,13 @@ impl Platform {
         "Solo game selection"
     }
 
-    /// Keys that copy the game ID from the Specific... dialog (its text starts selected).
+    /// Keys that copy the game ID from the Specific... dialog. GTK's entry starts focused with
+    /// its text selected; the Win32 edit box starts without the focus, and Tab gives it.
     pub fn copy_dialog_text(self) -> Vec<Key> {
-        vec![Key::Ctrl('a'), Key::Ctrl('c')]
+        match self {
+            Platform::Gtk => vec![Key::Ctrl('a'), Key::Ctrl('c')],
+            Platform::Windows => vec![Key::Tab, Key::Ctrl('a'), Key::Ctrl('c')],
+        }
     }
 
     /// The line ending of the Copy text.
@@ -86,7 +119,23 @@ mod tests {
                 assert!(platform.pick(item).iter().all(|&k| !is_command_key(k)));
             }
             assert!(platform.copy_dialog_text().iter().all(|&k| !is_command_key(k)));
+            assert!(platform.open_game_menu().iter().all(|&k| !is_command_key(k)));
+        }
+        // Where menus cannot be seen (Windows), a letter that missed the menu reaches the game:
+        // only letters that are no Solo command are ever sent there.
+        for key in Platform::Windows.pick(MenuItem::Copy) {
+            assert!(matches!(key, Key::Char('c')));
         }
         assert_eq!(Platform::Gtk.pick(MenuItem::Copy).len(), 10);
+    }
+
+    #[test]
+    fn front_end_from_window_class() {
+        // As the GTK build and Wine set them (xprop WM_CLASS).
+        assert_eq!(Platform::from_window_class("sgt-solo", "Sgt-solo"), Some(Platform::Gtk));
+        assert_eq!(Platform::from_window_class("solo.exe", "solo.exe"), Some(Platform::Windows));
+        assert_eq!(Platform::from_window_class("SOLO.EXE", ""), Some(Platform::Windows));
+        assert_eq!(Platform::from_window_class("xterm", "XTerm"), None);
+        assert_eq!(Platform::from_window_class("", ""), None);
     }
 }

@@ -23,6 +23,7 @@ pub mod hotkeys;
 pub mod interactive;
 pub mod keys;
 pub mod menu;
+pub mod model;
 pub mod portable;
 #[cfg(test)]
 mod tests;
@@ -52,6 +53,20 @@ pub enum DesktopError {
     WindowNotFound {
         /// The title looked for.
         title: String,
+    },
+    /// The game window is minimized (or otherwise not shown).
+    #[error(
+        "the window titled {title:?} is minimized: restore it, then run again; nothing was typed"
+    )]
+    Minimized {
+        /// The title.
+        title: String,
+    },
+    /// Interactive F2 with the focus on another window than the game.
+    #[error("the focused window is {focused}, not the Solo game: click the game, then press F2")]
+    NotTheGame {
+        /// The focused window.
+        focused: String,
     },
     /// Could not talk to the display server.
     #[error("cannot use the display: {0}")]
@@ -139,16 +154,42 @@ pub enum DesktopError {
         /// The side.
         side: usize,
     },
+    /// Mouse input cannot reach every cell it would click.
+    #[error("mouse input cannot be used here: {reason}; nothing was typed (use --input keyboard)")]
+    MouseUnsafe {
+        /// Why: off-screen, covered, window shape.
+        reason: String,
+    },
+    /// A planned key could not be proven safe by the key model, so it was not sent.
+    #[error("refusing a key the model cannot prove safe: {reason}")]
+    UnsafeKey {
+        /// Why.
+        reason: String,
+    },
+    /// The puzzle the user gave is not the game's.
+    #[error("the given puzzle does not match the game in the window: {detail}; nothing was typed")]
+    PuzzleMismatch {
+        /// How.
+        detail: String,
+    },
+    /// A menu or dialog of the game stayed open.
+    #[error("the game's {what} is open and could not be closed; nothing was typed")]
+    Blocked {
+        /// What is open.
+        what: String,
+    },
     /// Mouse input needs a given cell to clear the selection safely.
     #[error("the board has no given cell to click for clearing the selection")]
     NoGivenToClick,
     /// The board copied back after typing is not the solution.
-    #[error("after typing, {count} cell(s) still differ from the solution (first: {first})")]
+    #[error("after typing, {count} cell(s) still differ from the solution (first: {first}){why}")]
     NotSolved {
         /// How many cells differ.
         count: usize,
         /// The first of them.
         first: Cell,
+        /// A likely reason seen on the screen (a window over the board), or empty.
+        why: String,
     },
     /// The user pressed Esc.
     #[error("aborted (Esc or Ctrl-C); keys released")]
@@ -191,20 +232,35 @@ impl MouseGrid {
         })
     }
 
-    /// The grid of a GTK Solo window from its client area and side: the canvas is square and
-    /// `side * tile + 2 * (tile / 2) + 1` wide, below the menu bar.
+    /// The grid of a GTK Solo window from its client area (menu bar included) and side.
+    ///
+    /// Solo (`gtk.c`, `midend_size`) picks the largest tile for which the board
+    /// (`side * tile + 2 * (tile / 2) + 1` square) fits the drawing area under the menu bar,
+    /// and centres the board there, so a window taller or wider than the board has margins.
+    /// The menu bar is the window's height minus its width when that is a menu bar's height
+    /// (the window as Solo sized it), else GTK's usual 25 pixels.
     pub fn from_gtk_window(area: Rect, side: usize) -> Option<MouseGrid> {
-        let canvas = area.width as i32;
-        let tile = (canvas - 1) / (side as i32 + 1);
-        let menubar = area.height as i32 - canvas;
-        if tile < 8 || menubar < 0 {
+        let (w, h) = (area.width as i32, area.height as i32);
+        let menubar = if (18..=40).contains(&(h - w)) { h - w } else { GTK_MENUBAR };
+        let (dw, dh) = (w, h - menubar);
+        let fit = dw.min(dh);
+        let side = side as i32;
+        let size = |t: i32| t * side + 2 * (t / 2) + 1;
+        let mut tile = (fit - 1) / (side + 1) + 1;
+        while tile > 0 && size(tile) > fit {
+            tile -= 1;
+        }
+        if tile < 8 {
             return None;
         }
-        let border = tile / 2;
-        let first = border + tile / 2;
-        Some(MouseGrid { origin: (area.x + first, area.y + menubar + first), step: tile as f64 })
+        let (ox, oy) = ((dw - size(tile)) / 2, menubar + (dh - size(tile)) / 2);
+        let first = tile / 2 + tile / 2;
+        Some(MouseGrid { origin: (area.x + ox + first, area.y + oy + first), step: tile as f64 })
     }
 }
+
+/// GTK's menu bar height with the default theme (measured on Debian 12).
+pub const GTK_MENUBAR: i32 = 25;
 
 /// How values get into the game.
 #[derive(Clone, Debug, PartialEq)]
@@ -343,97 +399,278 @@ pub fn run_auto<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
 ) -> Result<Report, DesktopError> {
+    run_matching(desktop, opts, None)
+}
+
+/// [`run_auto`], first checking the game against a puzzle the user gave (`--puzzle`, the
+/// clipboard): its solution must be the game's and its values must keep the game's givens,
+/// else nothing is typed.
+pub fn run_matching<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    expected: Option<&Grid>,
+) -> Result<Report, DesktopError> {
     let t0 = desktop.elapsed();
+    game::close_popups(desktop, opts)?;
     let state = game::read_game(desktop, opts)?;
     let t1 = desktop.elapsed();
     let solution = unique_solution(&state.id.grid)?;
+    if let Some(expected) = expected {
+        check_matches(expected, &state.id.grid, &solution)?;
+    }
     let t2 = desktop.elapsed();
-    let opts = &resolve_mouse(desktop, opts, solution.side())?;
+    let givens = &state.id.grid;
     let cells = fill::cells_to_type(&state.board, &solution);
     let corrected = cells.iter().filter(|&&i| state.board.get(i).is_some()).count();
-    let actions = if opts.show_thinking {
-        // Pencil mode matters for every key of the display: find it out first (keyboard only;
-        // mouse clicks set the mode themselves).
-        let board = if opts.input == Input::Keyboard {
-            settle_pencil_mode(desktop, opts, &state.id, &state.board, &solution)?
-        } else {
-            state.board.clone()
-        };
-        thinking::plan(opts, &board, &solution)?
-    } else {
-        fill::plan(opts, &state.board, &cells, &solution, false)?
-    };
-    fill::perform(desktop, opts, &actions)?;
-    let t3 = desktop.elapsed();
-    if opts.show_thinking && opts.stop_after.is_some() {
-        return Ok(Report {
-            side: solution.side(),
-            params: state.id.params.to_string(),
-            typed: cells.len(),
-            corrected,
-            actions: actions.len(),
-            read: t1 - t0,
-            solve: t2 - t1,
-            typing: t3 - t2,
-            verify: Duration::ZERO,
-            verified: false,
-        });
-    }
-    let mut extra = 0;
-    let mut board = game::read_board(desktop, opts, &state.id)?;
-    let missing = fill::cells_to_type(&board, &solution);
-    // Keyboard: if every typed cell is still untouched, the game was left in pencil mode (the
-    // values went in as pencil marks). Return switches back; typing a value clears the marks.
-    if !missing.is_empty()
-        && opts.input == Input::Keyboard
-        && missing.iter().all(|i| cells.contains(i))
-        && missing.len() == cells.len()
-    {
-        let mut keys = keys::Keys::new(solution.side());
-        keys.home();
-        keys.toggle_pencil();
-        let mut retry: Vec<fill::Action> = keys.take().into_iter().map(fill::Action::Key).collect();
-        retry.extend(fill::keyboard_plan(&mut keys, &missing, &solution));
-        extra = retry.len();
-        fill::perform(desktop, opts, &retry)?;
-        board = game::read_board(desktop, opts, &state.id)?;
-    }
-    let t4 = desktop.elapsed();
-    let wrong = fill::cells_to_type(&board, &solution);
-    if let Some(&first) = wrong.first() {
-        return Err(DesktopError::NotSolved {
-            count: wrong.len(),
-            first: Cell::from_index(first, solution.side()),
-        });
-    }
-    Ok(Report {
+    let opts = &resolve_mouse(desktop, opts, givens, &cells, &solution)?;
+    let report = |typed, actions, typing, verify, verified| Report {
         side: solution.side(),
         params: state.id.params.to_string(),
-        typed: cells.len(),
+        typed,
         corrected,
-        actions: actions.len() + extra,
+        actions,
         read: t1 - t0,
         solve: t2 - t1,
-        typing: t3 - t2,
-        verify: t4 - t3,
-        verified: board.is_solution_of(&state.id.grid),
-    })
+        typing,
+        verify,
+        verified,
+    };
+    if opts.show_thinking {
+        let (placed, actions) = show_thinking(desktop, opts, &state, &solution)?;
+        let t3 = desktop.elapsed();
+        if opts.stop_after.is_some() {
+            return Ok(report(placed, actions, t3 - t2, Duration::ZERO, false));
+        }
+        let board = game::read_board(desktop, opts, &state.id)?;
+        let t4 = desktop.elapsed();
+        check_solved(&board, &solution)?;
+        return Ok(report(placed, actions, t3 - t2, t4 - t3, board.is_solution_of(givens)));
+    }
+    // Two passes at most: the second corrects anything the first left (keys the game dropped),
+    // so a run never ends with a value it typed wrongly while it can still fix it.
+    let mut board = state.board.clone();
+    let (mut actions, mut typing, mut verify) = (0, Duration::ZERO, Duration::ZERO);
+    for _pass in 0..2 {
+        let todo = fill::cells_to_type(&board, &solution);
+        if todo.is_empty() {
+            break;
+        }
+        let start = desktop.elapsed();
+        let mut tracker = model::Tracker::new(&board, givens, &solution);
+        actions += type_cells(desktop, opts, &state.id, &mut tracker, &board, &todo, &solution)?;
+        let typed = desktop.elapsed();
+        board = game::read_board(desktop, opts, &state.id)?;
+        typing += typed - start;
+        verify += desktop.elapsed() - typed;
+    }
+    if let Err(DesktopError::NotSolved { count, first, .. }) = check_solved(&board, &solution) {
+        // Name a window over the board, the likeliest reason keys or clicks went astray.
+        let mut why = String::new();
+        if let Some(area) = desktop.game_area()? {
+            let (x, y) = (area.x + area.width as i32 / 2, area.y + area.height as i32 / 2);
+            if let Some(cover) = desktop.covered_at(x, y)? {
+                why = format!("; the board is covered by the window {cover}");
+            }
+        }
+        return Err(DesktopError::NotSolved { count, first, why });
+    }
+    Ok(report(cells.len(), actions, typing, verify, board.is_solution_of(givens)))
 }
 
-/// Fills in the mouse grid from the game window when the user gave none.
+/// Fails with the cells that still differ from the solution.
+fn check_solved(board: &Grid, solution: &Grid) -> Result<(), DesktopError> {
+    let wrong = fill::cells_to_type(board, solution);
+    match wrong.first() {
+        Some(&first) => Err(DesktopError::NotSolved {
+            count: wrong.len(),
+            first: Cell::from_index(first, solution.side()),
+            why: String::new(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Whether a puzzle the user gave is the game's: same grid shape and regions, the game's
+/// givens kept, and the same unique solution.
+pub fn check_matches(expected: &Grid, givens: &Grid, solution: &Grid) -> Result<(), DesktopError> {
+    let side = givens.side();
+    if expected.side() != side {
+        return Err(DesktopError::PuzzleMismatch {
+            detail: format!("it is {0}x{0}, the game is {1}x{1}", expected.side(), side),
+        });
+    }
+    if expected.geometry().region_map() != givens.geometry().region_map() {
+        return Err(DesktopError::PuzzleMismatch {
+            detail: "its regions differ from the game's".into(),
+        });
+    }
+    if let Some(i) = (0..side * side).find(|&i| {
+        givens.get(i).is_some() && expected.get(i).is_some_and(|v| Some(v) != givens.get(i))
+    }) {
+        return Err(DesktopError::PuzzleMismatch {
+            detail: format!(
+                "cell {} holds a given the puzzle disagrees with",
+                Cell::from_index(i, side)
+            ),
+        });
+    }
+    match unique_solution(expected) {
+        Ok(s) if s.cells() == solution.cells() => Ok(()),
+        Ok(_) => Err(DesktopError::PuzzleMismatch {
+            detail: "its solution differs from the game's".into(),
+        }),
+        Err(e) => {
+            Err(DesktopError::PuzzleMismatch { detail: format!("it cannot be checked ({e})") })
+        }
+    }
+}
+
+/// Types the cells in `todo` by the chosen input, every key proven by the key model first.
+/// Keyboard: with the pencil mode unknown, one probe finds it (Backspace on a wrong value, or
+/// the first empty cell's value), read back by Copy; then the rest in normal mode.
+fn type_cells<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    id: &crate::format::solo_id::SoloId,
+    tracker: &mut model::Tracker,
+    board: &Grid,
+    todo: &[usize],
+    solution: &Grid,
+) -> Result<usize, DesktopError> {
+    let side = solution.side();
+    let mut keys = keys::Keys::new(side);
+    let mut sent = 0;
+    if opts.input == Input::Keyboard && tracker.pencil().is_none() {
+        sent += probe_pencil_mode(desktop, opts, id, tracker, &mut keys, board, todo, solution)?;
+    }
+    let rest: Vec<usize> = todo
+        .iter()
+        .copied()
+        .filter(|&i| tracker.cell(i) != model::CellState::Value(solution.cells()[i]))
+        .collect();
+    let actions = fill::plan(opts, &mut keys, &id.grid, &rest, solution)?;
+    fill::check(tracker, &actions, model::Allow::Values)?;
+    fill::perform(desktop, opts, &actions)?;
+    Ok(sent + actions.len())
+}
+
+/// Finds the pencil mode with one key whose every outcome is safe, reads the board back to
+/// learn which outcome it was, and leaves the game in normal mode with the cursor shown.
+#[allow(clippy::too_many_arguments)]
+fn probe_pencil_mode<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    id: &crate::format::solo_id::SoloId,
+    tracker: &mut model::Tracker,
+    keys: &mut keys::Keys,
+    board: &Grid,
+    todo: &[usize],
+    solution: &Grid,
+) -> Result<usize, DesktopError> {
+    let side = solution.side();
+    // Backspace on a wrong value: clears it (normal mode) or does nothing (pencil mode), and
+    // adds no pencil move either way. Else the first empty cell's value: placed, or a pencil
+    // mark the value typed after Return removes again.
+    let wrong = todo.iter().copied().find(|&i| board.get(i).is_some());
+    let Some(cell) = wrong.or_else(|| todo.first().copied()) else {
+        return Ok(0);
+    };
+    keys.go_to(cell % side, cell / side);
+    if wrong.is_some() {
+        keys.clear();
+    } else {
+        keys.value(solution.cells()[cell]);
+    }
+    let actions: Vec<fill::Action> = keys.take().into_iter().map(fill::Action::Key).collect();
+    fill::check(tracker, &actions, model::Allow::Probe)?;
+    fill::perform(desktop, opts, &actions)?;
+    let now = game::read_board(desktop, opts, id)?.get(cell);
+    let pencil = if wrong.is_some() { now.is_some() } else { now != Some(solution.cells()[cell]) };
+    tracker.learn(pencil, cell, now);
+    keys.assume_pencil(pencil);
+    let mut sent = actions.len();
+    if pencil {
+        keys.set_pencil(false);
+        let back: Vec<fill::Action> = keys.take().into_iter().map(fill::Action::Key).collect();
+        fill::check(tracker, &back, model::Allow::Values)?;
+        fill::perform(desktop, opts, &back)?;
+        sent += back.len();
+    }
+    Ok(sent)
+}
+
+/// Show thinking: establishes the mode (keyboard), then pencils in the candidates and places
+/// values in solving order, every key proven first. Returns values placed and actions sent.
+fn show_thinking<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    state: &game::GameState,
+    solution: &Grid,
+) -> Result<(usize, usize), DesktopError> {
+    let givens = &state.id.grid;
+    let mut tracker = model::Tracker::new(&state.board, givens, solution);
+    let mut board = state.board.clone();
+    let mut sent = 0;
+    if opts.input == Input::Keyboard {
+        let todo = fill::cells_to_type(&state.board, solution);
+        let mut keys = keys::Keys::new(solution.side());
+        sent += probe_pencil_mode(
+            desktop,
+            opts,
+            &state.id,
+            &mut tracker,
+            &mut keys,
+            &state.board,
+            &todo,
+            solution,
+        )?;
+        // The show starts from the board as found: the value (or pencil mark) a probe of an
+        // empty cell left goes again.
+        if let Some(&i) =
+            todo.first().filter(|_| todo.iter().all(|&i| state.board.get(i).is_none()))
+        {
+            keys.go_to(i % solution.side(), i / solution.side());
+            keys.clear();
+            let back: Vec<fill::Action> = keys.take().into_iter().map(fill::Action::Key).collect();
+            fill::check(&mut tracker, &back, model::Allow::Values)?;
+            fill::perform(desktop, opts, &back)?;
+            sent += back.len();
+        }
+        // A wrong value the probe cleared is typed again by the plan's corrections.
+        for i in 0..board.cells().len() {
+            if let model::CellState::Value(v) = tracker.cell(i) {
+                let _ = board.set(i, Some(v));
+            } else if tracker.cell(i) == model::CellState::Empty {
+                let _ = board.set(i, None);
+            }
+        }
+    }
+    let actions = thinking::plan(opts, givens, &board, solution)?;
+    let effects = fill::check(&mut tracker, &actions, model::Allow::Marks)?;
+    fill::perform(desktop, opts, &actions)?;
+    Ok((fill::placed(&effects), sent + actions.len()))
+}
+
+/// Fills in the mouse grid from the game window when the user gave none, and checks every
+/// click the run would make lands on a visible, uncovered cell centre of the game: on the
+/// screen, inside the board's area of the window and under no other window. Anything else is
+/// refused before typing, naming the reason.
 fn resolve_mouse<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
-    side: usize,
+    givens: &Grid,
+    todo: &[usize],
+    solution: &Grid,
 ) -> Result<Options, DesktopError> {
+    let side = solution.side();
     let mut opts = opts.clone();
     let Input::Mouse(given) = opts.input else {
         return Ok(opts);
     };
     let area = if opts.platform == Platform::Gtk { desktop.game_area()? } else { None };
     let from_window = area.and_then(|area| MouseGrid::from_gtk_window(area, side));
-    match (given, from_window) {
-        (None, found) => opts.input = Input::Mouse(found),
+    let grid = match (given, from_window) {
+        (None, found) => found.ok_or(DesktopError::NoMouseGrid)?,
         // Check every cell centre lands in its own cell by Solo's click mapping, so no value
         // is typed with nothing selected (where a letter could be a command).
         (Some(grid), Some(window)) => {
@@ -444,42 +681,51 @@ fn resolve_mouse<D: Desktop + ?Sized>(
                     step: grid.step,
                 });
             }
+            grid
         }
         // Unchecked clicks on grids where values are letters Solo also takes as commands.
         (Some(_), None) if side >= 22 => return Err(DesktopError::UncheckedMouse { side }),
-        (Some(_), None) => {}
+        (Some(grid), None) => grid,
+    };
+    opts.input = Input::Mouse(Some(grid));
+    let mut clicked = vec![fill::first_given(givens)?];
+    if opts.show_thinking {
+        clicked.extend((0..side * side).filter(|&i| givens.get(i).is_none()));
+    } else {
+        clicked.extend_from_slice(todo);
+    }
+    let screen = desktop.screen_size()?;
+    for &i in &clicked {
+        let cell = Cell::from_index(i, side);
+        let (x, y) = grid.centre(i % side, i / side);
+        if let Some((w, h)) = screen
+            && !(0..w as i32).contains(&x) | !(0..h as i32).contains(&y)
+        {
+            return Err(DesktopError::MouseUnsafe {
+                reason: format!(
+                    "the centre of cell {cell} ({x},{y}) is off the {w}x{h} screen (move the \
+                     game window fully into view)"
+                ),
+            });
+        }
+        if let Some(area) = area {
+            let inside = (area.x..area.x + area.width as i32).contains(&x)
+                && (area.y + GTK_MENUBAR..area.y + area.height as i32).contains(&y);
+            if !inside {
+                return Err(DesktopError::MouseUnsafe {
+                    reason: format!(
+                        "the centre of cell {cell} ({x},{y}) is outside the game window's board \
+                         area ({}x{} at {},{})",
+                        area.width, area.height, area.x, area.y
+                    ),
+                });
+            }
+        }
+        if let Some(cover) = desktop.covered_at(x, y)? {
+            return Err(DesktopError::MouseUnsafe {
+                reason: format!("cell {cell} is covered by the window {cover}"),
+            });
+        }
     }
     Ok(opts)
-}
-
-/// Leaves the game in normal (not pencil) mode with the keyboard cursor shown, changing
-/// nothing on the board: types the first empty cell's value and copies the board. If the value
-/// is there, the mode was normal and Backspace clears the cell again; if not, it went in as a
-/// pencil mark (pencil mode), so typing it again removes the mark and Return switches mode.
-fn settle_pencil_mode<D: Desktop + ?Sized>(
-    desktop: &mut D,
-    opts: &Options,
-    id: &crate::format::solo_id::SoloId,
-    board: &Grid,
-    solution: &Grid,
-) -> Result<Grid, DesktopError> {
-    let side = solution.side();
-    let Some(first) = (0..board.cells().len()).find(|&i| board.get(i).is_none()) else {
-        return Ok(board.clone());
-    };
-    let (x, y, value) = (first % side, first / side, solution.cells()[first]);
-    let mut keys = keys::Keys::new(side);
-    keys.put(x, y, value);
-    let as_actions =
-        |keys: &mut keys::Keys| keys.take().into_iter().map(fill::Action::Key).collect::<Vec<_>>();
-    fill::perform(desktop, opts, &as_actions(&mut keys))?;
-    let now = game::read_board(desktop, opts, id)?;
-    if now.cells()[first] == value {
-        keys.clear();
-    } else {
-        keys.value(value);
-        keys.toggle_pencil();
-    }
-    fill::perform(desktop, opts, &as_actions(&mut keys))?;
-    Ok(board.clone())
 }

@@ -44,6 +44,8 @@ impl Input {
             Key::Return => enigo::Key::Return,
             Key::Escape => enigo::Key::Escape,
             Key::Backspace => enigo::Key::Backspace,
+            Key::Tab => enigo::Key::Tab,
+            Key::AltTap => enigo::Key::Alt,
             Key::Char(c) => enigo::Key::Unicode(c),
             Key::Alt(c) | Key::Ctrl(c) => {
                 let modifier =

@@ -149,12 +149,58 @@ fn no_command_key_is_ever_sent_on_25x25() {
 }
 
 #[test]
-fn windows_menu_keys_differ_only_in_the_item_keys() {
+fn windows_menu_keys_tap_alt_then_use_mnemonics() {
     let gtk = Platform::Gtk;
     let win = Platform::Windows;
-    assert_eq!(gtk.open_game_menu(), win.open_game_menu());
+    assert_eq!(gtk.open_game_menu(), vec![Key::Alt('g')]);
+    assert_eq!(win.open_game_menu(), vec![Key::AltTap, Key::Char('g')]);
     assert_eq!(win.pick(super::menu::MenuItem::Copy), vec![Key::Char('c')]);
+    assert_eq!(win.copy_dialog_text()[0], Key::Tab);
     assert_eq!(win.line_ending(), "\r\n");
+}
+
+#[test]
+fn windows_front_end_seen_by_the_backend_solves_every_shape() {
+    // The Win32 front end under Wine on X11: menus and dialogs are visible windows.
+    for name in ["3x3du", "2x3", "3x4", "3x3x", "9j", "4x4"] {
+        let mut game = FakeSolo::new(id(name));
+        game.windows = true;
+        let o = Options { platform: Platform::Windows, ..opts() };
+        let report = run_auto(&mut game, &o).expect("solved");
+        assert!(report.verified, "{name}");
+        assert_solved(&game, name);
+        assert!(game.fired.is_empty(), "{name}: {:?}", game.fired);
+        assert!(!game.keys.contains(&Key::Alt('g')), "{name}: Alt+G together is useless there");
+    }
+}
+
+#[test]
+fn windows_menu_letters_wait_for_the_menu() {
+    // The Alt tap does not reach the menu bar: the menu never opens, so no item letter may
+    // follow (a letter such as `n` or `r` would be a game command).
+    let mut game = FakeSolo::new(id("2x3"));
+    game.windows = true;
+    game.alt_tap_lost = true;
+    let o = Options { platform: Platform::Windows, timeout: Duration::from_millis(50), ..opts() };
+    let err = run_auto(&mut game, &o).expect_err("the menu never opens");
+    assert!(matches!(err, DesktopError::Timeout { .. }), "{err}");
+    assert!(!game.keys.contains(&Key::Char('f')) && !game.keys.contains(&Key::Char('c')));
+    assert!(game.fired.is_empty());
+    assert_eq!(game.board(), FakeSolo::new(id("2x3")).board(), "nothing typed");
+}
+
+#[test]
+fn windows_dialog_copy_reaches_the_edit_box_from_any_focus() {
+    // Tab cycles edit box, OK, Cancel: repeated attempts reach the edit box even when one
+    // control already had the focus.
+    for focus_first in 0..=3 {
+        let mut game = FakeSolo::new(id("3x3du"));
+        game.windows = true;
+        game.dialog_focus_at_open = focus_first;
+        let o = Options { platform: Platform::Windows, ..opts() };
+        let text = super::game::read_game_id(&mut game, &o).expect("read");
+        assert_eq!(text, id("3x3du"));
+    }
 }
 
 #[test]
@@ -210,4 +256,236 @@ fn own_escape_notes_are_consumed_once_and_expire() {
     own.note();
     assert!(own.take());
     assert!(!own.take(), "consumed");
+}
+
+/// A small deterministic generator for the randomized tests (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// Every grid shape Solo allows up to side 31: boxes of w x h (both at least 2), and jigsaws
+/// (rows as regions) for the sides no box fits.
+fn every_shape() -> Vec<std::sync::Arc<crate::grid::Geometry>> {
+    use crate::grid::Geometry;
+    let mut shapes = Vec::new();
+    for side in 4..=31usize {
+        let mut boxed = false;
+        for h in 2..=side / 2 {
+            if side % h == 0 && side / h >= 2 {
+                shapes.push(std::sync::Arc::new(Geometry::boxed(side / h, h).expect("box")));
+                boxed = true;
+            }
+        }
+        if !boxed {
+            let rows: Vec<usize> = (0..side * side).map(|i| i / side).collect();
+            shapes.push(std::sync::Arc::new(Geometry::jigsaw(side, &rows).expect("jigsaw")));
+        }
+    }
+    shapes
+}
+
+/// A random valid solution on a shape: a pattern, then values relabelled at random.
+fn random_solution(g: &std::sync::Arc<crate::grid::Geometry>, rng: &mut Rng) -> crate::grid::Grid {
+    let side = g.side();
+    let (w, h) = g.box_shape().unwrap_or((side, 1));
+    let mut relabel: Vec<u8> = (1..=side as u8).collect();
+    for i in (1..side).rev() {
+        relabel.swap(i, rng.below(i + 1));
+    }
+    let cells = (0..side * side)
+        .map(|i| {
+            let (r, c) = (i / side, i % side);
+            relabel[(w * (r % h) + r / h + c) % side]
+        })
+        .collect();
+    let grid = crate::grid::Grid::new(g.clone(), cells).expect("grid");
+    assert!(grid.conflict().is_none(), "pattern solution on {side}");
+    grid
+}
+
+/// A random puzzle with a unique solution (holes removed until the solver agrees).
+fn random_puzzle(solution: &crate::grid::Grid, rng: &mut Rng) -> crate::grid::Grid {
+    let side = solution.side();
+    let mut holes = 2 + rng.below(side * 2);
+    loop {
+        let mut puzzle = solution.clone();
+        for _ in 0..holes {
+            let _ = puzzle.set(rng.below(side * side), None);
+        }
+        if super::unique_solution(&puzzle).is_ok() {
+            return puzzle;
+        }
+        holes /= 2;
+    }
+}
+
+/// The key-safety property: for random game states on every shape up to 31x31 (cursor shown
+/// or hidden anywhere, pencil mode on or off, wrong values (letters Solo also reads as
+/// commands among them), pencil marks, a menu or dialog left open, keyboard or mouse input on
+/// windows of random shape and position), no key reaches Solo in a state where it reads it as
+/// a command, and the game ends solved or untouched-but-for-right-values.
+#[test]
+fn no_command_fires_in_any_state_on_any_shape() {
+    let shapes = every_shape();
+    let mut rng = Rng(0x5eed_d35c);
+    let mut outcomes = std::collections::BTreeMap::<String, usize>::new();
+    for case in 0..shapes.len() * 12 {
+        let g = &shapes[case % shapes.len()];
+        let side = g.side();
+        let solution = random_solution(g, &mut rng);
+        let puzzle = random_puzzle(&solution, &mut rng);
+        let id_text = solo_id::write(&puzzle);
+        let mut game = FakeSolo::new(&id_text);
+        let empty: Vec<usize> = (0..side * side).filter(|&i| puzzle.get(i).is_none()).collect();
+        for &i in &empty {
+            match rng.below(6) {
+                0 => {
+                    game.grid[i] =
+                        (solution.cells()[i] + rng.below(side - 1) as u8) % side as u8 + 1
+                }
+                1 => game.grid[i] = solution.cells()[i],
+                2 => game.pencil[i] = rng.next() & ((1 << side) - 1),
+                _ => {}
+            }
+        }
+        // A wrong value that is a command letter on big grids, where the issue found it.
+        if side >= 23 && !empty.is_empty() && rng.chance(50) {
+            let i = empty[rng.below(empty.len())];
+            let n = 23u8; // 'n'
+            if solution.cells()[i] != n {
+                game.grid[i] = n;
+            }
+        }
+        (game.hx, game.hy) = (rng.below(side), rng.below(side));
+        (game.hshow, game.hpencil, game.hcursor) = (rng.chance(60), rng.chance(50), rng.chance(50));
+        if rng.chance(15) {
+            game.open_menu();
+        } else if rng.chance(10) {
+            game.open_dialog();
+        }
+        let mouse = rng.chance(35);
+        if mouse {
+            let natural = (side * 48 + 49) as i32;
+            let (w, h) =
+                (natural + rng.below(300) as i32 - 100, natural + 25 + rng.below(300) as i32 - 100);
+            game.area = crate::desktop::Rect {
+                x: rng.below(200) as i32 - 50,
+                y: rng.below(200) as i32 - 50,
+                width: w.max(100) as u32,
+                height: h.max(125) as u32,
+            };
+            game.screen = (800 + rng.below(1200) as u32, 600 + rng.below(1200) as u32);
+            if rng.chance(20) {
+                game.covers.push(crate::desktop::Rect {
+                    x: rng.below(800) as i32,
+                    y: rng.below(800) as i32,
+                    width: 200,
+                    height: 150,
+                });
+            }
+        }
+        let before = game.grid.clone();
+        let o =
+            Options { input: if mouse { Input::Mouse(None) } else { Input::Keyboard }, ..opts() };
+        let result = run_auto(&mut game, &o);
+        let label = format!("{side}x{side} {:?}", game.keys.len().min(1));
+        assert_eq!(game.fired, Vec::<String>::new(), "case {case} {label}: {result:?}");
+        let key = match &result {
+            Ok(_) => "solved".to_string(),
+            Err(e) => format!("{e}").chars().take(40).collect(),
+        };
+        *outcomes.entry(key).or_default() += 1;
+        match result {
+            Ok(report) => {
+                assert!(report.verified, "case {case}");
+                assert!(game.board().is_solution_of(&puzzle), "case {case}");
+            }
+            Err(DesktopError::MouseUnsafe { .. } | DesktopError::NoMouseGrid) => {
+                assert!(mouse, "case {case}");
+                assert_eq!(game.grid, before, "case {case}: refused, nothing typed");
+            }
+            Err(e) => panic!("case {case} ({side}x{side}, mouse {mouse}): {e}"),
+        }
+        for (i, &v) in game.grid.iter().enumerate() {
+            assert!(v == before[i] || v == solution.cells()[i], "case {case}: wrong value at {i}");
+        }
+        // No pencil moves beyond the one probe, and none when a wrong value could be the probe.
+        let pencil_moves = game.moves.iter().filter(|m| m.starts_with('P')).count();
+        let had_wrong =
+            (0..side * side).any(|i| before[i] != 0 && before[i] != solution.cells()[i]);
+        assert!(pencil_moves <= usize::from(!had_wrong), "case {case}: {:?}", game.moves);
+    }
+    eprintln!("{} cases over {} shapes: {outcomes:?}", shapes.len() * 12, shapes.len());
+    assert!(outcomes.get("solved").copied().unwrap_or(0) > shapes.len() * 6);
+}
+
+#[test]
+fn the_issue_cases_in_the_model() {
+    // 25x25 in pencil mode with a wrong 'n' to correct; a menu left open; a dialog left open.
+    let puzzle = solo_id::parse(id("5x5")).expect("id");
+    let solution = super::unique_solution(&puzzle).expect("unique");
+    for setup in 0..3 {
+        let mut game = FakeSolo::new(id("5x5"));
+        let i =
+            (0..625).find(|&i| puzzle.get(i).is_none() && solution.cells()[i] != 23).expect("cell");
+        game.grid[i] = 23;
+        (game.hshow, game.hpencil, game.hcursor) = (true, true, false);
+        match setup {
+            1 => game.open_menu(),
+            2 => game.open_dialog(),
+            _ => {}
+        }
+        run_auto(&mut game, &opts()).expect("solved");
+        assert_solved(&game, "5x5");
+        assert!(
+            game.moves.iter().all(|m| m.starts_with('R')),
+            "no pencil move: {:?}",
+            &game.moves[..3]
+        );
+    }
+    // A --puzzle of another game is refused before anything is typed.
+    let mut game = FakeSolo::new(id("3x3du"));
+    let other = solo_id::parse(id("5x5")).expect("id");
+    let err = super::run_matching(&mut game, &opts(), Some(&other)).expect_err("mismatch");
+    assert!(matches!(err, DesktopError::PuzzleMismatch { .. }), "{err}");
+    assert!(game.keys.iter().all(|k| !matches!(k, Key::Char(_))));
+    let same = solo_id::parse(id("3x3du")).expect("id");
+    super::run_matching(&mut game, &opts(), Some(&same)).expect("the same game is solved");
+}
+
+#[test]
+fn mouse_refuses_off_screen_and_covered_cells_and_finds_a_centred_board() {
+    // 5x5 in a window taller than the screen.
+    let mut game = FakeSolo::new(id("5x5"));
+    game.screen = (1280, 1024);
+    let o = Options { input: Input::Mouse(None), ..opts() };
+    let err = run_auto(&mut game, &o).expect_err("off screen");
+    assert!(format!("{err}").contains("off the 1280x1024 screen"), "{err}");
+    assert!(game.moves.is_empty() && game.fired.is_empty());
+    // Covered by a window.
+    let mut game = FakeSolo::new(id("3x3du"));
+    game.covers.push(crate::desktop::Rect { x: 100, y: 100, width: 200, height: 200 });
+    let err = run_auto(&mut game, &o).expect_err("covered");
+    assert!(format!("{err}").contains("covered by the window"), "{err}");
+    assert!(game.moves.is_empty());
+    // A window taller than wide: the board is centred below the menu bar.
+    let mut game = FakeSolo::new(id("3x3du"));
+    game.area.height += 300;
+    run_auto(&mut game, &o).expect("solved");
+    assert_solved(&game, "3x3du");
 }

@@ -104,8 +104,14 @@ pub fn solving_order(start: &Grid, solution: &Grid) -> Vec<Step> {
 }
 
 /// The show-thinking input plan: correct wrong user values, pencil in every candidate, then
-/// place values in solving order (stopping after `opts.stop_after` values if set).
-pub fn plan(opts: &Options, board: &Grid, solution: &Grid) -> Result<Vec<Action>, DesktopError> {
+/// place values in solving order (stopping after `opts.stop_after` values if set). The
+/// keyboard plan assumes normal (not pencil) mode; the caller establishes it.
+pub fn plan(
+    opts: &Options,
+    givens: &Grid,
+    board: &Grid,
+    solution: &Grid,
+) -> Result<Vec<Action>, DesktopError> {
     let side = solution.side();
     let wrong: Vec<usize> = (0..board.cells().len())
         .filter(|&i| board.get(i).is_some() && board.cells()[i] != solution.cells()[i])
@@ -119,7 +125,7 @@ pub fn plan(opts: &Options, board: &Grid, solution: &Grid) -> Result<Vec<Action>
     let limit = opts.stop_after.unwrap_or(usize::MAX);
     match &opts.input {
         Input::Keyboard => Ok(keyboard(side, &wrong, &marks, &steps, limit, solution)),
-        Input::Mouse(Some(grid)) => mouse(grid, board, &wrong, &marks, &steps, limit, solution),
+        Input::Mouse(Some(grid)) => mouse(grid, givens, &wrong, &marks, &steps, limit, solution),
         Input::Mouse(None) => Err(DesktopError::NoMouseGrid),
     }
 }
@@ -176,7 +182,7 @@ fn keyboard(
 
 fn mouse(
     grid: &MouseGrid,
-    board: &Grid,
+    givens: &Grid,
     wrong: &[usize],
     marks: &[u64],
     steps: &[Step],
@@ -184,12 +190,10 @@ fn mouse(
     solution: &Grid,
 ) -> Result<Vec<Action>, DesktopError> {
     let side = solution.side();
-    let given = (0..board.cells().len())
-        .find(|&i| board.get(i).is_some() && !wrong.contains(&i))
-        .ok_or(DesktopError::NoGivenToClick)?;
+    let given = super::fill::first_given(givens)?;
     let at = |i: usize| grid.centre(i % side, i / side);
     let (gx, gy) = at(given);
-    let deselect = Action::Click(MouseButton::Left, gx, gy);
+    let deselect = Action::Click(MouseButton::Left, gx, gy, given);
     let mut actions = Vec::new();
     // Every key follows a click that selected its cell afresh, so it can never be rejected.
     let press = |actions: &mut Vec<Action>, button: MouseButton, cell: usize, value: u8| {
@@ -198,7 +202,7 @@ fn mouse(
         keys.assume_cursor(cell % side, cell / side);
         if keys.value(value) {
             actions.push(deselect);
-            actions.push(Action::Click(button, x, y));
+            actions.push(Action::Click(button, x, y, cell));
             actions.extend(keys.take().into_iter().map(Action::Key));
         }
     };

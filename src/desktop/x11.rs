@@ -1,6 +1,10 @@
 //! The X11 desktop: keys and clicks through enigo (XTEST over x11rb, no system libraries), the
 //! clipboard through arboard, and window lookup, focus and menu detection through x11rb.
 //!
+//! The game window is the viewable window with the given title; among several, one whose
+//! `WM_CLASS` names a Solo front end (`sgt-solo` for GTK, `solo.exe` for the Win32 front end
+//! under Wine) wins, and that class tells which front end it is ([`X11Desktop::front_end`]).
+//!
 //! Without a window manager (a bare Xvfb) X's focus follows the pointer unless a window is
 //! focused explicitly, so the game window is given the input focus with `SetInputFocus` and
 //! raised; with a window manager `_NET_ACTIVE_WINDOW` is requested as well.
@@ -16,15 +20,22 @@ use x11rb::protocol::xproto::{
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
-use super::backend::{Desktop, MouseButton, Rect};
+use super::backend::{Desktop, MouseButton, Popups, Rect};
+use super::menu::Platform;
 use super::portable::Input;
 use super::{DesktopError, keys::Key};
 
+#[path = "x11_state.rs"]
+mod state;
+
 /// The real desktop on an X11 display.
 pub struct X11Desktop {
+    /// The title the game window was found by.
+    title: String,
     conn: RustConnection,
     root: Window,
     game: Window,
+    front_end: Option<Platform>,
     input: Input,
     /// Override-redirect windows showing before any menu was opened (panels, tooltips...).
     baseline_popups: HashSet<Window>,
@@ -40,8 +51,9 @@ fn display_error(e: impl std::fmt::Display) -> DesktopError {
 }
 
 impl X11Desktop {
-    /// Connects to `$DISPLAY`, finds the viewable window titled `title` and focuses it. A game
-    /// that is still starting gets up to `wait` to show its window.
+    /// Connects to `$DISPLAY`, finds the viewable window titled `title` (preferring one whose
+    /// `WM_CLASS` names a Solo front end) and focuses it. A game that is still starting gets up
+    /// to `wait` to show its window.
     pub fn connect(title: &str, wait: Duration) -> Result<X11Desktop, DesktopError> {
         let (conn, screen) = x11rb::connect(None).map_err(|e| {
             let display = std::env::var("DISPLAY").unwrap_or_default();
@@ -70,9 +82,11 @@ impl X11Desktop {
         let wm_delete_window = atom("WM_DELETE_WINDOW")?;
         let input = Input::new()?;
         let mut desktop = X11Desktop {
+            title: title.to_string(),
             conn,
             root,
             game: root,
+            front_end: None,
             input,
             baseline_popups: HashSet::new(),
             net_wm_name,
@@ -82,12 +96,12 @@ impl X11Desktop {
             wm_delete_window,
         };
         let deadline = desktop.input.elapsed() + wait;
-        desktop.game = loop {
-            if let Some(window) = desktop.find_window(title)? {
-                break window;
+        (desktop.game, desktop.front_end) = loop {
+            if let Some(found) = desktop.find_game(title)? {
+                break found;
             }
             if desktop.input.elapsed() >= deadline {
-                return Err(DesktopError::WindowNotFound { title: title.to_string() });
+                return Err(desktop.not_found(title));
             }
             desktop.input.pause(Duration::from_millis(50));
         };
@@ -99,6 +113,45 @@ impl X11Desktop {
     /// The game window's id.
     pub fn game_window(&self) -> Window {
         self.game
+    }
+
+    /// The game's front end as its window's `WM_CLASS` tells, `None` when the class names none.
+    pub fn front_end(&self) -> Option<Platform> {
+        self.front_end
+    }
+
+    /// The front end named by a window's `WM_CLASS` (two NUL-terminated strings: instance,
+    /// class), if any.
+    fn front_end_of(&self, window: Window) -> Result<Option<Platform>, DesktopError> {
+        let reply = self
+            .conn
+            .get_property(false, window, AtomEnum::WM_CLASS, AtomEnum::STRING, 0, 256)
+            .map_err(display_error)?
+            .reply();
+        let Ok(reply) = reply else {
+            return Ok(None); // the window went away
+        };
+        let text = String::from_utf8_lossy(&reply.value);
+        let mut names = text.split('\0');
+        let instance = names.next().unwrap_or_default();
+        let class = names.next().unwrap_or_default();
+        Ok(Platform::from_window_class(instance, class))
+    }
+
+    /// The game window titled `title` and its front end: the first viewable window with that
+    /// title whose `WM_CLASS` names a Solo front end, else the first one with that title.
+    pub fn find_game(
+        &self,
+        title: &str,
+    ) -> Result<Option<(Window, Option<Platform>)>, DesktopError> {
+        let mut first = None;
+        for window in self.windows_titled(title)? {
+            if let Some(platform) = self.front_end_of(window)? {
+                return Ok(Some((window, Some(platform))));
+            }
+            first.get_or_insert((window, None));
+        }
+        Ok(first)
     }
 
     fn title_of(&self, window: Window) -> Result<Option<String>, DesktopError> {
@@ -128,6 +181,13 @@ impl X11Desktop {
     /// The first viewable window titled exactly `title`, searching top-level windows and
     /// their children (window managers reparent clients into frames).
     pub fn find_window(&self, title: &str) -> Result<Option<Window>, DesktopError> {
+        Ok(self.windows_titled(title)?.into_iter().next())
+    }
+
+    /// Every viewable window titled exactly `title`, topmost first, searching top-level windows
+    /// and their children (window managers reparent clients into frames).
+    fn windows_titled(&self, title: &str) -> Result<Vec<Window>, DesktopError> {
+        let mut found = Vec::new();
         let mut level = vec![self.root];
         for _depth in 0..3 {
             let mut next = Vec::new();
@@ -139,14 +199,14 @@ impl X11Desktop {
                     if self.title_of(w).ok().flatten().as_deref() == Some(title)
                         && self.viewable(w)?
                     {
-                        return Ok(Some(w));
+                        found.push(w);
                     }
                     next.push(w);
                 }
             }
             level = next;
         }
-        Ok(None)
+        Ok(found)
     }
 
     /// Viewable override-redirect top-level windows (menus are such windows).
@@ -218,8 +278,30 @@ impl Desktop for X11Desktop {
     }
 
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {
+        // The game's own menus are transient for it (GTK reuses one menu window, so a menu
+        // left open at start is in the baseline); other front ends' menus are new popups.
+        if self.game_popups()?.menus > 0 {
+            return Ok(Some(true));
+        }
         let now = self.popups()?;
         Ok(Some(now.difference(&self.baseline_popups).next().is_some()))
+    }
+
+    fn open_popups(&mut self) -> Result<Option<Popups>, DesktopError> {
+        self.game_popups().map(Some)
+    }
+
+    fn screen_size(&mut self) -> Result<Option<(u32, u32)>, DesktopError> {
+        self.screen_pixels().map(Some)
+    }
+
+    fn covered_at(&mut self, x: i32, y: i32) -> Result<Option<String>, DesktopError> {
+        self.window_covering(x, y)
+    }
+
+    fn bind_focused_game(&mut self) -> Result<(), DesktopError> {
+        let title = self.title.clone();
+        self.bind_focused(&title)
     }
 
     fn focus_dialog(&mut self, title: &str) -> Result<Option<bool>, DesktopError> {

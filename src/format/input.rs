@@ -268,23 +268,13 @@ pub fn read_puzzles(
             .lines()
             .enumerate()
             .filter(|(_, l)| !is_skipped(l))
-            .map(|(n, l)| {
-                // Undetected line-by-line input is told apart line by line, so a file may mix
-                // one-line puzzles and game IDs.
-                let this = match options.format {
-                    None if options.geometry.is_none() && looks_like_solo_id(l) => Format::SoloId,
-                    None => Format::Line,
-                    Some(forced) => forced,
-                };
-                let puzzle = match (this, &options.geometry) {
-                    (Format::SoloId, _) => solo_id::parse(l.trim()),
-                    (_, Some(geometry)) => parse_trimmed(l, |t| line::parse_with(t, geometry)),
-                    (_, None) => parse_trimmed(l, line::parse),
-                };
-                Entry { line: n + 1, puzzle: puzzle.map_err(|e| e.on_line(n + 1)) }
-            })
+            .map(|(n, l)| line_entry(l, n + 1, options))
             .collect(),
     };
+    if matches!(format, Format::Line | Format::SoloId) {
+        // `line_entry` has checked cages and added diagonals already.
+        return Ok(Puzzles { format, entries });
+    }
     for entry in &mut entries {
         if let Ok(grid) = &entry.puzzle
             && grid.geometry().is_killer()
@@ -301,6 +291,156 @@ pub fn read_puzzles(
         }
     }
     Ok(Puzzles { format, entries })
+}
+
+/// Reads one line of a line-by-line input (one-line puzzles and Solo game IDs) as the puzzle
+/// on line `number` (1-based), the way [`read_puzzles`] does: with the format of `options`, or
+/// told apart on this line alone when it is `None`; Killer cages checked; diagonals added when
+/// asked. The line must not be a skipped one ([`is_skipped`]).
+pub fn line_entry(line: &str, number: usize, options: &ReadOptions) -> Entry {
+    // Undetected line-by-line input is told apart line by line, so a file may mix one-line
+    // puzzles and game IDs.
+    let this = match options.format {
+        None if options.geometry.is_none() && looks_like_solo_id(line) => Format::SoloId,
+        None => Format::Line,
+        Some(forced) => forced,
+    };
+    let puzzle = match (this, &options.geometry) {
+        (Format::SoloId, _) => solo_id::parse(line.trim()),
+        (_, None) if let Some(grid) = plain_9x9(line) => Ok(grid),
+        (_, Some(geometry)) => parse_trimmed(line, |t| line::parse_with(t, geometry)),
+        (_, None) => parse_trimmed(line, line::parse),
+    };
+    let mut puzzle = puzzle.map_err(|e| e.on_line(number));
+    if let Ok(grid) = &puzzle
+        && grid.geometry().is_killer()
+    {
+        puzzle = cages_kept(grid.clone(), number);
+    }
+    if options.diagonals
+        && let Ok(grid) = &puzzle
+    {
+        puzzle = with_diagonals(grid).map_err(|e| ParseError::whole(e.into()).on_line(number));
+    }
+    Entry { line: number, puzzle }
+}
+
+/// The common case of a batch, read without the general parser: exactly 81 ASCII digits and
+/// dots (surrounding whitespace aside). Gives what [`line::parse`] gives for such a line, or
+/// `None` to leave the line to it.
+fn plain_9x9(line: &str) -> Option<Grid> {
+    let bytes = line.trim_ascii().as_bytes();
+    if bytes.len() != 81 {
+        return None;
+    }
+    let mut cells = Vec::with_capacity(81);
+    for &b in bytes {
+        cells.push(match b {
+            b'1'..=b'9' => b - b'0',
+            b'.' | b'0' => 0,
+            _ => return None,
+        });
+    }
+    Grid::new(Geometry::standard(9).ok()?, cells).ok()
+}
+
+/// Whether a format comes one puzzle a line, so that an input in it can be read and solved a
+/// chunk of lines at a time ([`LineReader`], [`line_entry`]).
+pub fn is_line_by_line(format: Format) -> bool {
+    matches!(format, Format::Line | Format::SoloId)
+}
+
+/// Opens a file for [`LineReader`], naming the path on failure.
+pub fn open_file(path: &Path) -> Result<std::io::BufReader<std::fs::File>, InputError> {
+    std::fs::File::open(path)
+        .map(|f| std::io::BufReader::with_capacity(1 << 16, f))
+        .map_err(|error| InputError::Read { source_name: display_path(path), error })
+}
+
+/// Reads an input a chunk of lines at a time, so that a batch is solved and printed while the
+/// rest is still being read, in bounded memory. Each chunk is one buffer; its lines are slices
+/// of it (no copy per line).
+pub struct LineReader<R> {
+    reader: R,
+    source_name: String,
+    /// Lines read so far.
+    line: usize,
+    at_end: bool,
+}
+
+/// Lines read by [`LineReader::next_chunk`]: UTF-8 text and where each line lies in it.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    text: String,
+    /// (1-based line number, start, end) of every line, line endings excluded.
+    lines: Vec<(usize, usize, usize)>,
+}
+
+impl Chunk {
+    /// The whole text of the chunk, line endings included.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The text, for reading the rest of an input whole.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    /// The lines that are not skipped ([`is_skipped`]), with their 1-based numbers.
+    pub fn puzzle_lines(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.lines.iter().map(|&(n, a, b)| (n, &self.text[a..b])).filter(|(_, l)| !is_skipped(l))
+    }
+}
+
+impl<R: std::io::BufRead> LineReader<R> {
+    /// Reads `reader`, calling it `source_name` in errors.
+    pub fn new(reader: R, source_name: &str) -> LineReader<R> {
+        LineReader { reader, source_name: source_name.to_string(), line: 0, at_end: false }
+    }
+
+    /// Whether the input is exhausted.
+    pub fn at_end(&self) -> bool {
+        self.at_end
+    }
+
+    /// The next `max` lines (fewer at the end; none once [`at_end`](Self::at_end)). Fails when
+    /// the input cannot be read or a line is not UTF-8 (naming its line and column).
+    pub fn next_chunk(&mut self, max: usize) -> Result<Chunk, InputError> {
+        let mut bytes = Vec::new();
+        let mut lines = Vec::new();
+        while lines.len() < max && !self.at_end {
+            let start = bytes.len();
+            let read = self.reader.read_until(b'\n', &mut bytes).map_err(|error| {
+                InputError::Read { source_name: self.source_name.clone(), error }
+            })?;
+            if read == 0 {
+                self.at_end = true;
+                break;
+            }
+            let mut end = bytes.len();
+            if bytes[end - 1] == b'\n' {
+                end -= 1;
+                if end > start && bytes[end - 1] == b'\r' {
+                    end -= 1;
+                }
+            }
+            self.line += 1;
+            lines.push((self.line, start, end));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let bad = e.utf8_error().valid_up_to();
+            let &(line, start, _) =
+                lines.iter().rev().find(|&&(_, a, _)| a <= bad).unwrap_or(&(1, 0, 0));
+            let before = String::from_utf8_lossy(&e.as_bytes()[start..bad]);
+            InputError::NotText {
+                source_name: self.source_name.clone(),
+                line,
+                column: before.chars().count() + 1,
+            }
+        })?;
+        Ok(Chunk { text, lines })
+    }
 }
 
 /// Drawn grids separated by blank lines: each block's text (from its first line that is not a

@@ -211,6 +211,15 @@ pub(super) fn parse(lines: &[(usize, Vec<char>)]) -> Result<Grid, ParseError> {
         let (border_number, _) = lines[2 * r];
         for c in 0..side {
             let k = 4 * c + 2;
+            let width = lines[2 * r + 1].1.len();
+            if k >= width {
+                // A short row: name where it ends, not a column past it.
+                return Err(syntax(
+                    number,
+                    width + 1,
+                    format!("the row ends before its cell {} of {side}", c + 1),
+                ));
+            }
             let ch = at(2 * r + 1, k);
             let value = match ch {
                 '.' | '_' => 0,
@@ -281,11 +290,12 @@ pub(super) fn parse(lines: &[(usize, Vec<char>)]) -> Result<Grid, ParseError> {
     let mut list = Vec::new();
     for group in groups.into_iter().filter(|g| !g.is_empty()) {
         let first = group[0];
-        let line = lines[2 * (first / side)].0;
+        let (line, border) = &lines[2 * (first / side)];
         let sum = sums[first].ok_or_else(|| {
             syntax(
-                line,
-                4 * (first % side) + 2,
+                *line,
+                // At the sum's place, or just after a border line that stops before it.
+                (4 * (first % side) + 2).min(border.len() + 1),
                 format!("the cage at {} has no sum", crate::grid::Cell::from_index(first, side)),
             )
         })?;
@@ -352,5 +362,28 @@ mod tests {
         assert_eq!(e.to_string(), "line 7, column 2: the cage at r4c1 has no sum");
         let short: Vec<&str> = text.lines().take(8).collect();
         assert!(pretty::parse(&short.join("\n")).is_err());
+    }
+
+    /// Found by fuzzing (`fuzz/`, target `pretty`): a line cut short was read as blanks, and
+    /// the error named a column past the line's end.
+    #[test]
+    fn a_short_line_is_named_inside_the_input() {
+        let grid = solo_id::parse(ID).expect("valid");
+        let text =
+            pretty::write_with(&grid, &Options { charset: Charset::Ascii, ..Default::default() });
+        let lines: Vec<&str> = text.lines().collect();
+        let e =
+            pretty::parse(&text.replace("| .   . ! . : . |", "| .   . ! .")).expect_err("short");
+        assert_eq!(e.to_string(), "line 2, column 12: the row ends before its cell 4 of 4");
+        for (n, line) in lines.iter().enumerate() {
+            for cut in 1..line.len() {
+                let mut damaged = lines.clone();
+                damaged[n] = &line[..cut];
+                let Err(e) = pretty::parse(&damaged.join("\n")) else { continue };
+                let Some(p) = e.position else { continue };
+                let width = damaged.get(p.line - 1).map_or(0, |l| l.chars().count());
+                assert!(p.column <= width + 1, "{e} (line {} cut to {cut})", n + 1);
+            }
+        }
     }
 }

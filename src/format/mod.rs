@@ -23,8 +23,8 @@ mod union_find;
 use std::fmt;
 
 pub use input::{
-    Entry, InputError, Puzzles, ReadOptions, detect, is_skipped, parse, read_file, read_puzzles,
-    read_stdin,
+    Chunk, Entry, InputError, LineReader, Puzzles, ReadOptions, detect, is_line_by_line,
+    is_skipped, line_entry, open_file, parse, read_file, read_puzzles, read_stdin,
 };
 
 use crate::grid::GridError;

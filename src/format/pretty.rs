@@ -306,7 +306,8 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
                     } else {
                         ParseErrorKind::BadSymbol { found: c, side, hint: String::new() }
                     };
-                    ParseError::at(*number, k + 1, kind)
+                    // A row cut short: the cell is missing just after its end.
+                    ParseError::at(*number, (k + 1).min(chars.len() + 1), kind)
                 })?,
             };
             cells.push(value);
@@ -433,5 +434,18 @@ mod tests {
         let widths: Vec<usize> = text.lines().map(|l| l.chars().count()).collect();
         assert!(widths.iter().all(|&w| w == widths[0]));
         assert_eq!(text.lines().count(), 36 + 7);
+    }
+
+    /// Found by fuzzing (`fuzz/`, target `pretty`): a row cut short named the missing cell at a
+    /// column past the line's end.
+    #[test]
+    fn a_row_cut_short_is_named_at_its_end() {
+        let g = Grid::empty(Geometry::standard(4).expect("4x4"));
+        let text = write_with(&g, &Options { charset: Charset::Ascii, ..Default::default() });
+        let mut lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[2], "| . . | . . |");
+        lines[2] = "| . . | .";
+        let e = parse(&lines.join("\n")).expect_err("a cell short");
+        assert_eq!(e.to_string(), "line 3, column 10: a cell is missing here");
     }
 }

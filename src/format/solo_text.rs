@@ -162,13 +162,19 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
     let geometry = if jigsaw_layout {
         as_jigsaw
     } else {
-        (1..=side)
+        let boxes = (1..=side)
             .filter(|w| side % w == 0)
             .filter_map(|w| Geometry::boxed(w, side / w).ok())
             .find(|g| g.region_map() == as_jigsaw.region_map())
             .ok_or_else(|| {
                 syntax(first.line, 1, "the '|' and '-' separators do not draw rectangular boxes")
-            })?
+            })?;
+        // Boxes one cell wide (Solo has none) would be written in the jigsaw layout, which
+        // reads as a jigsaw: read them as that jigsaw of columns here too.
+        match boxes.regions() {
+            Regions::Boxes { width: 1, .. } if side > 1 => as_jigsaw,
+            _ => boxes,
+        }
     };
     let geometry = if x_marks { geometry.with_diagonals() } else { geometry };
     Ok(Grid::new(Arc::new(geometry), cells)?)
@@ -381,5 +387,18 @@ mod tests {
         assert!(matches!(parse("\n\n").expect_err("empty").kind, ParseErrorKind::Empty));
         // Without one '|' two boxes join: 18 cells in one region.
         assert!(parse(&CLASSIC_COPY.replacen(". 8 . | 3", ". 8 .   3", 1)).is_err());
+    }
+
+    /// Found by fuzzing (`fuzz/`, target `solo_text`): `|` after every cell of a box layout
+    /// read as boxes one cell wide, which are written in the jigsaw layout and came back as a
+    /// jigsaw; they now read as that jigsaw of columns from both layouts.
+    #[test]
+    fn columns_as_regions_read_the_same_from_both_layouts() {
+        let grid = parse("2|1\n1|2\n").expect("columns as regions");
+        assert_eq!(grid.geometry().regions(), &Regions::Jigsaw);
+        assert_eq!(grid.geometry().region_map(), &[0, 1, 0, 1]);
+        let text = write(&grid);
+        assert_eq!(text, "2 | 1\n  |  \n1 | 2\n");
+        assert_eq!(parse(&text).expect("reads back"), grid);
     }
 }

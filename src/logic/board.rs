@@ -262,7 +262,13 @@ pub struct Board {
     /// Values placed in each house.
     placed: Vec<u64>,
     open: usize,
+    /// Killer, Solo's scale: the cages as Solo's solver has split them so far (every cell,
+    /// filled or not, with the total sum); `None` for the puzzle's own cages.
+    solo_cages: Option<Arc<SoloCages>>,
 }
+
+/// Cages as cell lists with their sums (see [`Board::solo_cages`]).
+pub(crate) type SoloCages = Vec<(Vec<usize>, u32)>;
 
 impl Board {
     /// The board of a puzzle: givens placed, every open cell with the values no peer holds.
@@ -327,6 +333,7 @@ impl Board {
             pos,
             placed: vec![0; layout.house_count()],
             open: n,
+            solo_cages: None,
             layout,
         }
     }
@@ -398,6 +405,17 @@ impl Board {
     #[inline]
     pub fn placed_in(&self, h: usize) -> u64 {
         self.placed[h]
+    }
+
+    /// Killer on Solo's scale: the cages as Solo's solver has split them on the way to this
+    /// board (`None`: the puzzle's own).
+    pub(crate) fn solo_cages(&self) -> Option<&Arc<SoloCages>> {
+        self.solo_cages.as_ref()
+    }
+
+    /// Records the cages Solo's solver has split on the way to this board.
+    pub(crate) fn set_solo_cages(&mut self, cages: Arc<SoloCages>) {
+        self.solo_cages = Some(cages);
     }
 
     /// Number of open cells.

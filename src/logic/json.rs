@@ -48,6 +48,9 @@ struct JsonGrade {
     scale: &'static str,
     level: &'static str,
     score: u64,
+    /// Solo's Killer level (`--scale solo` on a Killer puzzle).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    killer: Option<&'static str>,
 }
 
 fn candidates(list: &[(usize, u8)], step: &Step) -> Vec<JsonCandidate> {
@@ -90,6 +93,7 @@ pub fn to_json(e: &Explanation) -> String {
             scale: e.grade.scale.name(),
             level: e.grade.level.name(),
             score: e.grade.score,
+            killer: e.grade.killer.map(|k| k.name()),
         },
     };
     serde_json::to_string(&doc).unwrap_or_default()

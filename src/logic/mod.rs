@@ -35,6 +35,7 @@ mod fish;
 mod forcing;
 mod intersections;
 pub mod json;
+mod killer;
 pub mod marks;
 pub mod score;
 mod single_digit;
@@ -94,6 +95,16 @@ impl Scale {
             Scale::Score => score_finders(),
         }
     }
+
+    /// The finders for a puzzle's geometry, easiest first: with Killer cages, the scale's list
+    /// with its cage techniques.
+    pub fn finders_for(self, geometry: &crate::grid::Geometry) -> &'static [Finder] {
+        match (self, geometry.is_killer()) {
+            (_, false) => self.finders(),
+            (Scale::Solo, true) => SOLO_KILLER,
+            (Scale::Score, true) => score_killer_finders(),
+        }
+    }
 }
 
 impl fmt::Display for Scale {
@@ -126,6 +137,35 @@ const SOLO: &[Finder] = &[
     fish::solo_fish,
     chains::solo_forcing,
     forcing::guess,
+];
+
+/// Solo's order on a Killer puzzle (solo.c's solver): blockwise positional elimination; then the
+/// Killer passes: placed values leave their cages (not graded, and the passes go on), cages
+/// with one open cell (Killer Trivial), the 45 rule's deduced single cells (Advanced), min/max
+/// analysis (Simple), sum possibilities (Intermediate); then the rest of [`SOLO`].
+const SOLO_KILLER: &[Finder] = &[
+    singles::hidden_single_region,
+    killer::solo_cage_exclusion,
+    killer::solo_cage_singles,
+    killer::solo_innies,
+    killer::solo_bounds,
+    killer::solo_sums,
+    singles::hidden_single_line,
+    singles::naked_single,
+    intersections::solo_pairs,
+    subsets::solo_sets_exact,
+    fish::solo_fish,
+    chains::solo_forcing,
+    forcing::guess,
+];
+
+/// The cage techniques of the score scale, which go right after the singles on a Killer
+/// puzzle.
+pub const KILLER_ORDER: &[Technique] = &[
+    Technique::CageExclusion,
+    Technique::CageSingle,
+    Technique::CageCombination,
+    Technique::InnieOutie,
 ];
 
 /// The score scale's techniques in the usual order (HoDoKu's default sequence).
@@ -177,6 +217,18 @@ fn score_finders() -> &'static [Finder] {
     FINDERS.get_or_init(|| SCORE_ORDER.iter().filter_map(|&t| finder(t)).collect())
 }
 
+/// The finders of [`SCORE_ORDER`] with [`KILLER_ORDER`] after the singles.
+fn score_killer_finders() -> &'static [Finder] {
+    static FINDERS: OnceLock<Vec<Finder>> = OnceLock::new();
+    FINDERS.get_or_init(|| {
+        let at =
+            SCORE_ORDER.iter().position(|&t| t == Technique::HiddenSingle).map_or(0, |k| k + 1);
+        let mut order = SCORE_ORDER.to_vec();
+        order.splice(at..at, KILLER_ORDER.iter().copied());
+        order.iter().filter_map(|&t| finder(t)).collect()
+    })
+}
+
 /// The finder of one technique of the score scale (what the scale's list runs for it), for
 /// building other technique sets with [`explain_with`]. Subsets and fish come in sizes 2 to 4;
 /// uniqueness tests in types 1 to 4. Singles come as one finder each; locked candidates as
@@ -223,6 +275,10 @@ pub fn finder(t: Technique) -> Option<Finder> {
         Technique::CellForcingChain => forcing::cell_forcing,
         Technique::UnitForcingChain => forcing::unit_forcing,
         Technique::Guess => forcing::guess,
+        Technique::CageExclusion => killer::cage_exclusion,
+        Technique::CageSingle => killer::cage_single,
+        Technique::CageCombination => killer::cage_combination,
+        Technique::InnieOutie => killer::innie_outie,
         _ => return None,
     })
 }
@@ -295,12 +351,69 @@ impl SoloLevel {
                 SoloLevel::Advanced
             }
             Technique::Fish(_) | Technique::XyChain => SoloLevel::Extreme,
+            // Solo grades Killer deductions on their own scale ([`KillerLevel`]).
+            Technique::CageExclusion
+            | Technique::CageSingle
+            | Technique::CageBounds
+            | Technique::CageCombination
+            | Technique::InnieOutie => SoloLevel::Trivial,
             _ => SoloLevel::Unreasonable,
         }
     }
 }
 
 impl fmt::Display for SoloLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Solo's Killer difficulty levels, graded beside the main level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KillerLevel {
+    /// Single square cages only.
+    Trivial,
+    /// Maximum sum analysis required.
+    Simple,
+    /// Sum possibilities.
+    Intermediate,
+    /// Sum region intersections.
+    Advanced,
+}
+
+impl KillerLevel {
+    /// Every level, easiest first.
+    pub const ALL: [KillerLevel; 4] = [
+        KillerLevel::Trivial,
+        KillerLevel::Simple,
+        KillerLevel::Intermediate,
+        KillerLevel::Advanced,
+    ];
+
+    /// The name Solo prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            KillerLevel::Trivial => "Trivial",
+            KillerLevel::Simple => "Simple",
+            KillerLevel::Intermediate => "Intermediate",
+            KillerLevel::Advanced => "Advanced",
+        }
+    }
+
+    /// The Killer level of one step, for the cage techniques: cage singles Trivial, sum bounds
+    /// Simple, combinations Intermediate, the 45 rule Advanced.
+    pub fn of(step: &Step) -> Option<KillerLevel> {
+        match step.technique {
+            Technique::CageSingle => Some(KillerLevel::Trivial),
+            Technique::CageBounds => Some(KillerLevel::Simple),
+            Technique::CageCombination => Some(KillerLevel::Intermediate),
+            Technique::InnieOutie => Some(KillerLevel::Advanced),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for KillerLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -346,6 +459,9 @@ pub struct Grade {
     pub steps: usize,
     /// Guess steps in the path.
     pub guesses: usize,
+    /// On Solo's scale, for a Killer puzzle: Solo's Killer level (the hardest cage technique
+    /// used before the first guess, as Solo keeps the level of its outermost pass).
+    pub killer: Option<KillerLevel>,
 }
 
 /// A puzzle's full path: every step from the givens to the solution, and its grade.
@@ -382,18 +498,10 @@ pub enum LogicError {
         /// The missing value's symbol.
         value: char,
     },
-    /// A Killer puzzle: the engine has no cage techniques yet, so it would only guess.
-    #[error("Killer cages are not supported by the technique engine yet (only by `solve`)")]
-    Killer,
     /// A technique produced a deduction the solution contradicts (a bug; never printed as a
     /// step).
     #[error("internal error: a false deduction was found and withheld: {0}")]
     FalseStep(String),
-}
-
-/// Refuses what the engine cannot explain yet: Killer cages.
-fn supported(puzzle: &Grid) -> Result<(), LogicError> {
-    if puzzle.geometry().is_killer() { Err(LogicError::Killer) } else { Ok(()) }
 }
 
 /// The unique solution of a puzzle, or why there is none.
@@ -430,20 +538,22 @@ pub fn apply(board: &mut Board, step: &Step) {
     }
 }
 
-/// The next step on a board: the first finder of `finders` that finds something, checked
-/// against the solution. `None` only when the board is solved. With `trace`, the checks each
-/// finder tried made are pushed there, in order (the last one found the step).
+/// The next step on a board: the first finder of `finders` from `start` on that finds something,
+/// checked against the solution, with the finder's index. `None` only when the board is solved.
+/// With `trace`, the checks each finder tried made are pushed there, in order (the last one
+/// found the step).
 fn next(
     board: &Board,
     solution: &[u8],
     finders: &[Finder],
+    start: usize,
     mut trace: Option<&mut Vec<u64>>,
-) -> Result<Option<Step>, LogicError> {
+) -> Result<Option<(Step, usize)>, LogicError> {
     if board.is_solved() {
         return Ok(None);
     }
     let mut cx = Ctx { board, solution, work: 0 };
-    for finder in finders {
+    for (k, finder) in finders.iter().enumerate().skip(start) {
         let before = cx.work;
         let found = finder(&mut cx);
         if let Some(t) = trace.as_deref_mut() {
@@ -453,10 +563,30 @@ fn next(
             step.eliminate.sort_unstable_by_key(|&(c, v)| (v, c));
             step.eliminate.dedup();
             check_step(board, solution, &step)?;
-            return Ok(Some(step));
+            return Ok(Some((step, k)));
         }
     }
     Err(LogicError::FalseStep("no technique applies to an unsolved board".into()))
+}
+
+/// Killer on Solo's scale: Solo splits cages in a pass of the 45 rule that it makes before its
+/// later techniques; when finder `k` of Solo's Killer list found the step, the cages that pass
+/// leaves, to carry on the board.
+fn solo_cages_after(
+    scale: Scale,
+    board: &Board,
+    finders: &[Finder],
+    k: usize,
+) -> Option<std::sync::Arc<board::SoloCages>> {
+    let solo_killer = scale == Scale::Solo && std::ptr::eq(finders, SOLO_KILLER);
+    if solo_killer && k >= killer::SOLO_PASS_AT { killer::solo_pass_cages(board) } else { None }
+}
+
+/// Where the search for the step after `step` (found by finder `k`) starts: at the easiest
+/// technique, except after Solo's Killer clean-up, which Solo makes on its way to the next
+/// Killer technique.
+fn restart(scale: Scale, step: &Step, k: usize) -> usize {
+    if scale == Scale::Solo && step.technique == Technique::CageExclusion { k + 1 } else { 0 }
 }
 
 /// One step of a path with the work spent finding it (see [`score`]).
@@ -486,7 +616,7 @@ pub fn explain_measured(
     puzzle: &Grid,
     scale: Scale,
 ) -> Result<(Explanation, Vec<Measured>), LogicError> {
-    explain_with(puzzle, scale.finders(), scale)
+    explain_with(puzzle, scale.finders_for(puzzle.geometry()), scale)
 }
 
 /// The whole path of a puzzle with a technique set of one's own (finders easiest first; end
@@ -497,17 +627,22 @@ pub fn explain_with(
     finders: &[Finder],
     scale: Scale,
 ) -> Result<(Explanation, Vec<Measured>), LogicError> {
-    supported(puzzle)?;
     let solution = unique_solution(puzzle)?;
     let mut board = Board::new(puzzle).map_err(LogicError::Invalid)?;
     let mut measured = Vec::new();
     let mut tried = Vec::new();
-    while let Some(step) = next(&board, solution.cells(), finders, Some(&mut tried))? {
+    let mut start = 0;
+    while let Some((step, k)) = next(&board, solution.cells(), finders, start, Some(&mut tried))? {
+        let cages = solo_cages_after(scale, &board, finders, k);
         apply(&mut board, &step);
+        if let Some(c) = cages {
+            board.set_solo_cages(c);
+        }
+        start = restart(scale, &step, k);
         measured.push(Measured { step, tried: std::mem::take(&mut tried) });
     }
     let steps: Vec<Step> = measured.iter().map(|m| m.step.clone()).collect();
-    let grade = grade_steps(scale, &steps, puzzle.side());
+    let grade = grade_path(scale, &steps, puzzle.geometry());
     Ok((Explanation { puzzle: puzzle.clone(), solution, steps, grade }, measured))
 }
 
@@ -518,12 +653,18 @@ pub fn explain(puzzle: &Grid, scale: Scale) -> Result<Explanation, LogicError> {
 
 /// The grade of a puzzle on a scale.
 pub fn grade(puzzle: &Grid, scale: Scale) -> Result<Grade, LogicError> {
-    supported(puzzle)?;
     let solution = unique_solution(puzzle)?;
     let mut board = Board::new(puzzle).map_err(LogicError::Invalid)?;
-    let mut acc = Accumulator::new(scale, puzzle.side());
-    while let Some(step) = next(&board, solution.cells(), scale.finders(), None)? {
+    let mut acc = Accumulator::new(scale, puzzle.side(), puzzle.geometry().is_killer());
+    let finders = scale.finders_for(puzzle.geometry());
+    let mut start = 0;
+    while let Some((step, k)) = next(&board, solution.cells(), finders, start, None)? {
+        let cages = solo_cages_after(scale, &board, finders, k);
         apply(&mut board, &step);
+        if let Some(c) = cages {
+            board.set_solo_cages(c);
+        }
+        start = restart(scale, &step, k);
         acc.add(&step);
     }
     Ok(acc.finish())
@@ -534,7 +675,6 @@ pub fn grade(puzzle: &Grid, scale: Scale) -> Result<Grade, LogicError> {
 /// the pencil marks leave out a solution value.
 pub fn hint(board: &Board, scale: Scale) -> Result<Option<Step>, LogicError> {
     let grid = board.to_grid();
-    supported(&grid)?;
     let solution = unique_solution(&grid)?;
     for c in 0..board.layout().cells() {
         let v = solution.cells()[c];
@@ -556,12 +696,21 @@ pub fn hint(board: &Board, scale: Scale) -> Result<Option<Step>, LogicError> {
         check_step(board, solution.cells(), &step)?;
         return Ok(Some(step));
     }
-    next(board, solution.cells(), scale.finders(), None)
+    Ok(next(board, solution.cells(), scale.finders_for(grid.geometry()), 0, None)?.map(|(s, _)| s))
 }
 
-/// The grade of a path of steps.
+/// The grade of a path of steps (on a grid of `side` without Killer cages).
 pub fn grade_steps(scale: Scale, steps: &[Step], side: usize) -> Grade {
-    let mut acc = Accumulator::new(scale, side);
+    let mut acc = Accumulator::new(scale, side, false);
+    for s in steps {
+        acc.add(s);
+    }
+    acc.finish()
+}
+
+/// The grade of a path of steps on a geometry (Killer cages give Solo's Killer level too).
+pub fn grade_path(scale: Scale, steps: &[Step], geometry: &crate::grid::Geometry) -> Grade {
+    let mut acc = Accumulator::new(scale, geometry.side(), geometry.is_killer());
     for s in steps {
         acc.add(s);
     }
@@ -576,10 +725,11 @@ struct Accumulator {
     hardest: Option<(u32, Technique)>,
     steps: usize,
     guesses: usize,
+    killer: Option<KillerLevel>,
 }
 
 impl Accumulator {
-    fn new(scale: Scale, side: usize) -> Accumulator {
+    fn new(scale: Scale, side: usize, killer: bool) -> Accumulator {
         Accumulator {
             scale,
             side,
@@ -588,11 +738,17 @@ impl Accumulator {
             hardest: None,
             steps: 0,
             guesses: 0,
+            killer: (killer && scale == Scale::Solo).then_some(KillerLevel::Trivial),
         }
     }
 
     fn add(&mut self, step: &Step) {
         self.solo = self.solo.max(SoloLevel::of(step));
+        if self.guesses == 0
+            && let (Some(k), Some(s)) = (self.killer, KillerLevel::of(step))
+        {
+            self.killer = Some(k.max(s));
+        }
         let w = score::weight(step.technique);
         self.score += u64::from(w);
         if self.hardest.is_none_or(|(hw, _)| w > hw) {
@@ -618,6 +774,7 @@ impl Accumulator {
             hardest: self.hardest.map(|(_, t)| t),
             steps: self.steps,
             guesses: self.guesses,
+            killer: self.killer,
         }
     }
 }

@@ -76,6 +76,21 @@ pub enum Technique {
     UnitForcingChain,
     /// The cell with the fewest candidates takes the solution's value (found by search).
     Guess,
+    /// Killer: a placed value leaves the other cells of its cage.
+    CageExclusion,
+    /// Killer: the last open cell of a cage takes what the cage still adds up to.
+    CageSingle,
+    /// Killer: a value is out where even the largest (smallest) values the cage's other cells
+    /// can take leave its sum short (exceeded).
+    CageBounds,
+    /// Killer: values in no set of different values that makes the cage's sum and fits its
+    /// cells are out; a value in every such set is out of the cells that see all its places in
+    /// the cage.
+    CageCombination,
+    /// Killer, the 45 rule: houses add up to 1 + 2 + ... + N, so the cells left once the cages
+    /// inside them are taken out (innies), or the cells outside of cages reaching in (outies),
+    /// add up to a known sum.
+    InnieOutie,
 }
 
 fn subset_word(n: u8) -> String {
@@ -136,6 +151,11 @@ impl Technique {
             Technique::CellForcingChain => "Cell Forcing Chain".into(),
             Technique::UnitForcingChain => "Unit Forcing Chain".into(),
             Technique::Guess => "Guess".into(),
+            Technique::CageExclusion => "Cage Exclusion".into(),
+            Technique::CageSingle => "Cage Single".into(),
+            Technique::CageBounds => "Cage Sum Bounds".into(),
+            Technique::CageCombination => "Cage Combinations".into(),
+            Technique::InnieOutie => "Innies/Outies".into(),
         }
     }
 }
@@ -201,6 +221,9 @@ pub enum Detail {
         /// What each branch ended in (a contradiction, or the common conclusion).
         outcome: String,
     },
+    /// Killer: the sum regions used (a cage's open cells, or cells the 45 rule gives), each
+    /// with what its cells add up to; the step's houses are the houses the 45 rule took.
+    Sums(Vec<(Vec<usize>, u32)>),
 }
 
 /// One deduction.
@@ -406,6 +429,17 @@ impl Step {
                 self.values_text(&self.values, ",")
             ),
             (_, Detail::Forcing { outcome, .. }) => outcome.clone(),
+            (_, Detail::Sums(sums)) => {
+                let mut t = sums
+                    .iter()
+                    .map(|(cells, sum)| format!("{}={sum}", list(cells).replace(',', "+")))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if !self.houses.is_empty() {
+                    let _ = write!(t, " in {}", houses(&self.houses));
+                }
+                t
+            }
             (Technique::UniqueRectangle(_), _) => {
                 format!("{} in {}", self.values_text(&self.values, "/"), list(&self.cells))
             }

@@ -3,7 +3,7 @@
 //! house with N places between them (the cells lose their other candidates).
 
 use super::Ctx;
-use super::board::{Bits, full_mask, values};
+use super::board::{Bits, bit, full_mask, values};
 use super::step::{Step, Technique};
 
 /// Calls `found` with every `k`-combination of `items` whose union has at most `k` bits, until
@@ -206,4 +206,82 @@ fn hidden_in(cx: &mut Ctx, h: usize, k: usize) -> Option<Step> {
     });
     cx.work += work;
     found
+}
+
+/// Solo's set elimination exactly as solo.c makes it, one house a step, houses in its order
+/// (regions, rows, columns, diagonals): cells with one candidate leave the matrix with their
+/// value; then over the subsets S of the other values in Solo's counting order (the highest
+/// value as the lowest bit), sizes 2 to n-2, when the cells holding a value of S are no more
+/// than |S|, those cells lose every value outside S (a hidden subset, the naked one seen from
+/// its complement). The engine's Killer list uses it, where the exact path decides which
+/// Killer techniques are needed.
+pub fn solo_sets_exact(cx: &mut Ctx) -> Option<Step> {
+    let l = cx.board.layout().clone();
+    let side = l.side();
+    let order = (2 * side..3 * side).chain(0..2 * side).chain(3 * side..l.house_count());
+    for h in order {
+        if let Some(step) = solo_set_in(cx, h) {
+            return Some(step);
+        }
+    }
+    None
+}
+
+fn solo_set_in(cx: &mut Ctx, h: usize) -> Option<Step> {
+    let b = cx.board;
+    let l = b.layout();
+    let side = l.side();
+    let cells: Vec<usize> = l.house(h).iter().map(|&c| c as usize).collect();
+    // A solved cell holds its value as its one candidate, as in Solo's cube.
+    let cands = |c: usize| if b.value(c) != 0 { bit(b.value(c)) } else { b.cands(c) };
+    let mut row_live = vec![true; side];
+    let mut col_live = vec![true; side];
+    for (i, &c) in cells.iter().enumerate() {
+        let m = cands(c);
+        if m == 0 {
+            return None;
+        }
+        if m.count_ones() == 1 {
+            row_live[i] = false;
+            col_live[m.trailing_zeros() as usize] = false;
+        }
+    }
+    let rows: Vec<usize> = (0..side).filter(|&i| row_live[i]).collect();
+    let cols: Vec<u8> = (0..side).filter(|&j| col_live[j]).map(|j| j as u8 + 1).collect();
+    let n = rows.len();
+    if n != cols.len() || n < 4 {
+        return None;
+    }
+    // The subsets in Solo's order: a binary counter whose lowest bit is the last column.
+    for counter in 1u64..(1u64 << n) {
+        let count = counter.count_ones() as usize;
+        if count < 2 || count > n - 2 {
+            continue;
+        }
+        cx.work += 1;
+        let set: u64 =
+            (0..n).filter(|&j| counter & (1 << (n - 1 - j)) != 0).fold(0, |m, j| m | bit(cols[j]));
+        let holders: Vec<usize> =
+            rows.iter().map(|&i| cells[i]).filter(|&c| cands(c) & set != 0).collect();
+        if holders.len() > count {
+            continue;
+        }
+        let live: u64 = cols.iter().fold(0, |m, &v| m | bit(v));
+        let mut elim = Vec::new();
+        for &c in &holders {
+            for v in values(cands(c) & live & !set) {
+                elim.push((c, v));
+            }
+        }
+        if elim.is_empty() {
+            continue;
+        }
+        let mut step = Step::new(Technique::HiddenSubset(count as u8), side);
+        step.values = values(set).collect();
+        step.cells = holders;
+        step.houses = vec![l.kind(h)];
+        step.eliminate = elim;
+        return Some(step);
+    }
+    None
 }

@@ -21,6 +21,7 @@
 //! descendants), written from the description for this project.
 
 use super::Sink;
+use super::isa::{self, Isa};
 use crate::grid::Grid;
 
 /// Mask of one row of a band word.
@@ -109,7 +110,7 @@ fn mini_rows(a: u32) -> usize {
 struct Dead;
 
 #[derive(Clone, Copy)]
-struct Board {
+pub(super) struct Board {
     /// Candidate positions `f[band][digit]` (digit 0-based).
     f: [[u32; 9]; 3],
     /// Cells of each band not yet placed.
@@ -137,23 +138,17 @@ impl Board {
     /// Brings one band word to its local fixpoint and spreads new placements.
     #[inline(always)]
     fn update(&mut self, band: usize, digit: usize) -> Result<(), Dead> {
-        let mut a = self.f[band][digit];
-        let mut placed;
-        loop {
-            let b = a & PERMUTATION_MASK[mini_rows(a)];
-            if b == 0 {
-                return Err(Dead);
-            }
-            placed = 0;
-            for row in ROW {
-                let seg = b & row;
-                // Branch-free "keep seg when it has exactly one bit" (seg is never 0 here).
-                placed |= seg & ((seg & (seg - 1) == 0) as u32).wrapping_neg();
-            }
-            if b == a {
-                break;
-            }
-            a = b;
+        // One pass is a fixpoint: the permutations that fit the reduced pattern are exactly
+        // those that fit the original one.
+        let a = self.f[band][digit] & PERMUTATION_MASK[mini_rows(self.f[band][digit])];
+        if a == 0 {
+            return Err(Dead);
+        }
+        let mut placed = 0;
+        for row in ROW {
+            let seg = a & row;
+            // Branch-free "keep seg when it has exactly one bit" (seg is never 0 here).
+            placed |= seg & ((seg & (seg - 1) == 0) as u32).wrapping_neg();
         }
         self.f[band][digit] = a;
         self.column_pending |= 1 << digit;
@@ -167,11 +162,12 @@ impl Board {
         let mut changed = 0u32;
         let words = &mut self.f[band];
         for (d, word) in words.iter_mut().enumerate() {
-            let clear = if d == digit { 0 } else { new };
             let old = *word;
-            *word = old & !clear;
-            changed |= ((old & clear != 0) as u32) << d;
+            *word = old & !new;
+            changed |= ((old & new != 0) as u32) << d;
         }
+        words[digit] = a;
+        changed &= !(1 << digit);
         // The columns are taken for this digit in the other two bands.
         let cols = (new | new >> 9 | new >> 18) & 0x1FF;
         let column_mask = cols * COLUMN;
@@ -219,6 +215,7 @@ impl Board {
 
     /// Runs the worklists and naked singles to a fixpoint. Returns, per band, the cells with
     /// exactly two candidates (for choosing a branch), or a dead end.
+    #[inline(always)]
     fn propagate(&mut self) -> Result<[u32; 3], Dead> {
         loop {
             while self.pending != 0 {
@@ -292,6 +289,7 @@ impl Board {
     /// propagate far end sooner. Measured on the hardest sets this needs about 45% fewer
     /// guesses than taking the first two-candidate cell. Without such a cell, the cell with
     /// the fewest candidates.
+    #[inline(always)]
     fn branch_cell(&self, pairs: [u32; 3]) -> (usize, u32) {
         let mut best = (0usize, 0u32, 0u32);
         for (band, &p) in pairs.iter().enumerate() {
@@ -332,55 +330,83 @@ impl Board {
         let column = COLUMN << col;
         let bx = (0b111 * COLUMN) << (col / 3 * 3);
         let same_band = ROW[row] | bx | column;
+        let words = &self.f[band];
+        let mut digits = 0u32;
+        for (d, &w) in words.iter().enumerate() {
+            digits |= ((w & bit != 0) as u32) << d;
+        }
+        let (next, last) = ((band + 1) % 3, (band + 2) % 3);
         let mut total = 0;
-        for d in 0..9 {
-            let w = self.f[band][d];
-            if w & bit != 0 {
-                total += (w & same_band).count_ones()
-                    + (self.f[(band + 1) % 3][d] & column).count_ones()
-                    + (self.f[(band + 2) % 3][d] & column).count_ones();
-            }
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            total += (words[d] & same_band).count_ones()
+                + (self.f[next][d] & column).count_ones()
+                + (self.f[last][d] & column).count_ones();
         }
         total
     }
 }
 
-struct Search<'a> {
-    puzzle: &'a Grid,
-    sink: &'a mut Sink,
-    guesses: u64,
+/// A branch point waiting on the DFS stack: the board before the guess, the cell, and the
+/// digits still to try there.
+#[derive(Clone, Copy)]
+struct Frame {
+    board: Board,
+    band: usize,
+    bit: u32,
+    digits: u32,
 }
 
-impl Search<'_> {
-    /// Explores `board`; returns false once the sink wants no more solutions.
-    fn explore(&mut self, mut board: Board) -> bool {
-        let pairs = match board.propagate() {
-            Ok(p) => p,
-            Err(Dead) => return true,
-        };
-        if board.is_solved() {
-            return self.sink.accept(self.puzzle, &board.values());
-        }
-        self.guesses += 1;
-        let (band, bit) = board.branch_cell(pairs);
-        let mut digits = (0..9).filter(|&d| board.f[band][d] & bit != 0).peekable();
-        while let Some(d) = digits.next() {
-            if digits.peek().is_none() {
+/// Depth-first search from `board` with an explicit stack (one frame per open branch point,
+/// at most one per cell). Tries a cell's digits in increasing order, so solutions come in the
+/// same order as a recursive search would find them. Returns the number of branch points.
+#[inline(always)]
+pub(super) fn explore(puzzle: &Grid, sink: &mut Sink, mut board: Board) -> u64 {
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut guesses = 0u64;
+    loop {
+        let mut backtrack = true;
+        if let Ok(pairs) = board.propagate() {
+            if board.is_solved() {
+                if !sink.accept(puzzle, &board.values()) {
+                    return guesses;
+                }
+            } else {
+                guesses += 1;
+                let (band, bit) = board.branch_cell(pairs);
+                let mut digits = 0u32;
+                for (d, &w) in board.f[band].iter().enumerate() {
+                    digits |= ((w & bit != 0) as u32) << d;
+                }
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                if digits != 0 {
+                    stack.push(Frame { board, band, bit, digits });
+                }
                 board.assign(band, d, bit);
-                return self.explore(board);
-            }
-            let mut child = board;
-            child.assign(band, d, bit);
-            if !self.explore(child) {
-                return false;
+                backtrack = false;
             }
         }
-        true
+        if backtrack {
+            let Some(frame) = stack.last_mut() else {
+                return guesses;
+            };
+            let d = frame.digits.trailing_zeros() as usize;
+            frame.digits &= frame.digits - 1;
+            board = frame.board;
+            let (band, bit) = (frame.band, frame.bit);
+            if frame.digits == 0 {
+                stack.pop();
+            }
+            board.assign(band, d, bit);
+        }
     }
 }
 
-/// Reports solutions of a classic 9x9 puzzle to `sink`; returns the number of branch points.
-pub(super) fn search(puzzle: &Grid, sink: &mut Sink) -> u64 {
+/// Reports solutions of a classic 9x9 puzzle to `sink`, searching with the instructions of
+/// `isa` (see [`isa`]); returns the number of branch points.
+pub(super) fn search(puzzle: &Grid, sink: &mut Sink, isa: Isa) -> u64 {
     if !sink.wants_more() {
         return 0;
     }
@@ -399,7 +425,5 @@ pub(super) fn search(puzzle: &Grid, sink: &mut Sink) -> u64 {
             board.assign(band, d, bit);
         }
     }
-    let mut search = Search { puzzle, sink, guesses: 0 };
-    search.explore(board);
-    search.guesses
+    isa::classic(isa, puzzle, sink, board)
 }

@@ -10,12 +10,19 @@
 //! - [`killer`](mod@killer): Killer sudoku (cages with sums) on any geometry up to 12x12, with
 //!   cage combinations and the 45 rule inside the search.
 //!
+//! The hot loops of the 9x9 engine are also compiled for newer x86-64 processors (AVX2,
+//! AVX-512) and picked at run time; see [`Isa`].
+//!
 //! [`solve`] checks the givens first, so a puzzle with two equal values in a house is reported
 //! as [`Verdict::Invalid`] naming both cells, never searched.
 
 mod classic;
 mod generic;
+#[allow(unsafe_code)]
+mod isa;
 mod killer;
+
+pub use isa::{AVX2, AVX512, Isa};
 
 use crate::grid::{Conflict, Grid};
 
@@ -74,17 +81,32 @@ pub fn solve(puzzle: &Grid) -> Verdict {
 /// givens that conflict in a house; Killer givens that break a cage (see
 /// [`Grid::cage_conflict`]) simply have no solution.
 pub fn count_solutions(puzzle: &Grid, limit: u64) -> Result<Count, Conflict> {
-    if let Some(conflict) = puzzle.conflict() {
+    count_solutions_with(puzzle, limit, Isa::detected())
+}
+
+/// [`count_solutions`] on a chosen instruction-set level (or the highest supported one below
+/// it): every level gives the same result, so this is for tests and benchmarks.
+pub fn count_solutions_with(puzzle: &Grid, limit: u64, isa: Isa) -> Result<Count, Conflict> {
+    let classic = puzzle.geometry().is_classic();
+    // The 9x9 engine finds no solution for givens that conflict (every given is fixed in its
+    // cell, and a solution breaks no house), so there the check waits until nothing is found.
+    if !classic && let Some(conflict) = puzzle.conflict() {
         return Err(conflict);
     }
     let mut sink = Sink { limit, found: 0, examples: Vec::new() };
     let guesses = if puzzle.geometry().is_killer() {
         killer::search(puzzle, &mut sink)
-    } else if puzzle.geometry().is_classic() {
-        classic::search(puzzle, &mut sink)
+    } else if classic {
+        classic::search(puzzle, &mut sink, isa)
     } else {
         generic::search(puzzle, &mut sink)
     };
+    if classic
+        && sink.found == 0
+        && let Some(conflict) = puzzle.conflict()
+    {
+        return Err(conflict);
+    }
     Ok(Count {
         found: sink.found,
         exhaustive: sink.found < limit,

@@ -307,6 +307,31 @@ async fn type_with_tab(
     Ok(())
 }
 
+/// Show-thinking: before each target, `tell` gets the texts of its steps (`notes`, one list per
+/// target), then the cell is clicked and typed, then the user's pause (`delay`) follows.
+pub async fn type_thinking(
+    cells: &[WebElement],
+    targets: &[Target],
+    notes: &[Vec<String>],
+    delay: Duration,
+    tell: &(dyn Fn(&str) + Send + Sync),
+) -> WebDriverResult<()> {
+    for (k, t) in targets.iter().enumerate() {
+        for text in notes.get(k).into_iter().flatten() {
+            tell(text);
+        }
+        let el = &cells[t.index];
+        el.click().await?;
+        let mut keys = String::new();
+        keys_for(t, &mut keys);
+        el.send_keys(keys).await?;
+        if !delay.is_zero() {
+            tokio::time::sleep(delay).await;
+        }
+    }
+    Ok(())
+}
+
 /// Click each target and type into it: one chain, for pages whose Tab order leaves the board.
 pub async fn type_with_clicks(
     driver: &WebDriver,

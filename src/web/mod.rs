@@ -7,6 +7,9 @@
 //! - [`signals`]: SIGINT/SIGTERM/SIGHUP: cancel at once, a second signal exits at once;
 //! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable;
 //! - [`read`], [`fill`], [`play`]: reading the board, typing, verifying one puzzle;
+//! - [`pool`]: `--parallel K`: K sessions work through the puzzles, a failed puzzle is
+//!   retried once on a fresh session; [`grid`]: a Selenium Grid's `/status` and this run's
+//!   session tag;
 //! - [`report`]: one puzzle's result as a JSON line; [`evidence`]: what a failure leaves and
 //!   `sites check --url`;
 //! - [`demo`]: the embedded practice page and its HTTP server (hyper).
@@ -15,8 +18,10 @@ pub mod config;
 pub mod demo;
 pub mod evidence;
 pub mod fill;
+pub mod grid;
 pub mod owner;
 pub mod play;
+pub mod pool;
 pub mod read;
 pub mod report;
 pub mod session;
@@ -24,7 +29,7 @@ pub mod signals;
 pub mod site;
 
 pub use config::{ConfigError, WebDriverConfig};
-pub use play::{Outcome, PlayError, PlayOptions, Timings, play};
+pub use play::{Hint, Outcome, PlayError, PlayOptions, Thinking, Timings, play};
 pub use session::{Session, SessionError, Stop};
 pub use signals::{Cancel, Signal};
 pub use site::{Site, SiteError};

@@ -80,12 +80,6 @@ impl RunDir {
         self.path.join("profile")
     }
 
-    /// Leaves the directory in place (processes that could not be stopped still use it).
-    pub fn keep(&mut self) {
-        tracing::warn!("keeping {}", self.path.display());
-        self.removed = true;
-    }
-
     /// Deletes the directory (idempotent). Call only after the processes using it are gone.
     pub fn remove(&mut self) {
         if !self.removed {
@@ -129,7 +123,7 @@ fn sweep_stale(base: &Path) {
 }
 
 /// A process's start time in clock ticks since boot (`/proc/PID/stat` field 22).
-fn start_time(pid: u32) -> Option<u64> {
+pub(crate) fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     stat.rsplit_once(')')?.1.split_whitespace().nth(19)?.parse().ok()
 }
@@ -328,6 +322,17 @@ pub fn stop_all_now() {
         let marker = l.dir.display().to_string();
         if wait_gone(l.pgid, &marker, Duration::from_millis(500), || {}).is_empty() {
             let _ = std::fs::remove_dir_all(&l.dir);
+        }
+    }
+}
+
+/// The first-signal path: SIGKILL every live tree at once, without waiting (their sessions
+/// then close and wait for them one by one; with several sessions no browser may type while
+/// another tree is being waited for). Never blocks on a lock held elsewhere.
+pub fn kill_all_now() {
+    if let Ok(live) = LIVE.try_lock() {
+        for l in live.iter() {
+            sys::kill_group(l.pgid);
         }
     }
 }

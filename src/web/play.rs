@@ -12,6 +12,7 @@ use super::fill::{self, FINISH_JS, GuardReport, PREPARE_JS, Route, TabCheck, Tar
 use super::read::{self, PageBoard, READ_JS, ReadError, ScriptCell};
 use super::site::{KeyName, Navigate, ReadMode, SIDE, Site, frame_index};
 use crate::grid::{Cell, Conflict, Geometry, Grid};
+use crate::logic::{self, Board, Scale, Step};
 use crate::solve::{self, Verdict};
 
 /// What to do on the page.
@@ -28,6 +29,44 @@ pub struct PlayOptions {
     /// Targets per Send Keys command (0: the whole board in one). A remote driver gets small
     /// chunks, so a cancelled run stops after the command in flight.
     pub chunk: usize,
+    /// Read, then give the technique engine's next step on this scale ([`Outcome::hint`]);
+    /// type nothing.
+    pub hint: Option<Scale>,
+    /// Type in the technique engine's order, telling each step as it goes.
+    pub thinking: Option<Thinking>,
+}
+
+/// How `--show-thinking` plays: the engine's scale, the pause after each placed value, and
+/// where each step's text goes (printed by the caller; the library prints nothing).
+#[derive(Clone)]
+pub struct Thinking {
+    /// The technique set and order.
+    pub scale: Scale,
+    /// The pause after each cell typed (the user's pacing).
+    pub step_delay: Duration,
+    /// Receives the text of each step, just before the cell it places is typed.
+    pub tell: std::sync::Arc<dyn Fn(&str) + Send + Sync>,
+}
+
+impl std::fmt::Debug for Thinking {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Thinking")
+            .field("scale", &self.scale)
+            .field("step_delay", &self.step_delay)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The next step for the board on the page, as `--hint` reports it.
+#[derive(Clone, Debug)]
+pub enum Hint {
+    /// Values the player typed that are not the solution's: no technique applies to a board
+    /// with a wrong value. The cell and what it holds.
+    Mistakes(Vec<(Cell, String)>),
+    /// The board is already full and right.
+    Solved,
+    /// The easiest next step.
+    Step(Step),
 }
 
 /// Time spent in each phase; `None` for a phase not reached.
@@ -64,6 +103,8 @@ pub struct Outcome {
     pub clicked: bool,
     /// What the page showed to confirm (empty on a dry run).
     pub confirmation: String,
+    /// The next step, with [`PlayOptions::hint`].
+    pub hint: Option<Hint>,
     /// Phase times.
     pub timings: Timings,
 }
@@ -148,6 +189,9 @@ pub enum PlayError {
         /// What it showed instead.
         detail: String,
     },
+    /// The technique engine failed on a board the solver solved (a bug, said as such).
+    #[error("the technique engine: {0}; nothing was typed")]
+    Logic(String),
     /// Another WebDriver failure.
     #[error("{step}: {reason}")]
     WebDriver {
@@ -172,6 +216,55 @@ impl PlayError {
             _ => return false,
         };
         reason.contains("error sending request") || reason.contains("connection")
+    }
+
+    /// Whether the browser session itself looks lost (the driver, the browser or a Grid node
+    /// went away), as opposed to the page misbehaving.
+    pub fn is_session_lost(&self) -> bool {
+        if self.is_transport() {
+            return true;
+        }
+        let reason = match self {
+            PlayError::WebDriver { reason, .. } | PlayError::Typing(reason) => reason,
+            PlayError::Navigate { reason, .. } | PlayError::Frame { reason, .. } => reason,
+            PlayError::NotReady { detail: reason, .. } => reason,
+            _ => return false,
+        };
+        [
+            "Connection failure",
+            "invalid session id",
+            "no such window",
+            "not reachable",
+            "session deleted",
+            "disconnected",
+            "Unable to find session",
+            "Unable to execute request",
+        ]
+        .iter()
+        .any(|m| reason.contains(m))
+    }
+
+    /// A short name for the kind of failure (summaries count failures by it).
+    pub fn kind(&self) -> &'static str {
+        if self.is_session_lost() {
+            return "session lost";
+        }
+        match self {
+            PlayError::Navigate { .. } => "page did not load",
+            PlayError::Frame { .. } => "frame not found",
+            PlayError::NotReady { .. } => "board not ready",
+            PlayError::Read(_) => "board unreadable",
+            PlayError::Invalid(_) => "invalid board",
+            PlayError::Unsolvable => "no solution",
+            PlayError::Multiple(_) => "several solutions",
+            PlayError::BoardChanged(_) => "board changed",
+            PlayError::LeftBoard { .. } => "keys left the board",
+            PlayError::Typing(_) => "typing failed",
+            PlayError::Dropped { .. } => "dropped keys",
+            PlayError::NotConfirmed { .. } => "not confirmed",
+            PlayError::Logic(_) => "technique engine",
+            PlayError::WebDriver { .. } => "webdriver error",
+        }
     }
 
     /// Whether the page had loaded when it failed (evidence is worth keeping).
@@ -229,7 +322,12 @@ pub async fn play(
         let (puzzle, solution) = solve_board(&board)?;
         timed(&mut timings.solve, t);
 
-        let targets = fill::plan(&board, solution.cells());
+        let mut targets = fill::plan(&board, solution.cells());
+        // With show-thinking, the engine's order and the step texts told before each cell.
+        let notes = match &options.thinking {
+            Some(thinking) => engine_order(&board, &solution, thinking.scale, &mut targets)?,
+            None => Vec::new(),
+        };
         let mut outcome = Outcome {
             typed: targets.len(),
             corrected: targets.iter().filter(|t| t.clear > 0).count(),
@@ -239,14 +337,20 @@ pub async fn play(
             resolved,
             clicked: false,
             confirmation: String::new(),
+            hint: None,
             timings: *timings,
         };
+        if let Some(scale) = options.hint {
+            outcome.hint = Some(hint_for(&board, &outcome.solution, scale)?);
+            return Ok(outcome);
+        }
         if options.dry_run {
             return Ok(outcome);
         }
 
         let t = Instant::now();
-        let typed = type_guarded(driver, site, options, &board, &targets, &mut outcome).await;
+        let typed =
+            type_guarded(driver, site, options, &board, &targets, &notes, &mut outcome).await;
         timed(&mut timings.fill, t);
         let t = Instant::now();
         let result = match typed {
@@ -282,6 +386,75 @@ fn solve_board(board: &PageBoard) -> Result<(Grid, Grid), PlayError> {
         Verdict::Unsolvable => Err(PlayError::Unsolvable),
         Verdict::Multiple(..) => Err(PlayError::Multiple(board.givens())),
     }
+}
+
+/// The grid as the player left it: givens and the values typed so far (anything else blank).
+fn board_grid(board: &PageBoard, puzzle: &Grid) -> Grid {
+    let cells = (0..SIDE * SIDE).map(|i| board.digit(i)).collect();
+    // Digits 1-9 on the 9x9 geometry always fit.
+    Grid::new(puzzle.geometry_arc().clone(), cells).expect("digits 1-9 fit a 9x9 grid")
+}
+
+/// The `--hint` answer: the values typed so far that are wrong, else the easiest next step.
+fn hint_for(board: &PageBoard, solution: &Grid, scale: Scale) -> Result<Hint, PlayError> {
+    let wrong: Vec<(Cell, String)> = (0..SIDE * SIDE)
+        .filter(|&i| {
+            !board.given[i] && !board.raw[i].is_empty() && board.digit(i) != solution.cells()[i]
+        })
+        .map(|i| (Cell::from_index(i, SIDE), board.raw[i].clone()))
+        .collect();
+    if !wrong.is_empty() {
+        return Ok(Hint::Mistakes(wrong));
+    }
+    let grid = board_grid(board, solution);
+    let start = Board::new(&grid).map_err(|c| PlayError::Logic(c.to_string()))?;
+    match logic::hint(&start, scale) {
+        Ok(Some(step)) => Ok(Hint::Step(step)),
+        Ok(None) => Ok(Hint::Solved),
+        Err(e) => Err(PlayError::Logic(e.to_string())),
+    }
+}
+
+/// Orders `targets` as the technique engine places their values, starting from the board with
+/// the player's right values (wrong ones are retyped where the engine places that cell). Returns
+/// for each target, in the new order, the texts of the steps told before it is typed: every
+/// step since the previous placement, eliminations included.
+fn engine_order(
+    board: &PageBoard,
+    solution: &Grid,
+    scale: Scale,
+    targets: &mut Vec<Target>,
+) -> Result<Vec<Vec<String>>, PlayError> {
+    let right: Vec<u8> = (0..SIDE * SIDE)
+        .map(|i| {
+            let d = board.digit(i);
+            if d == solution.cells()[i] { d } else { 0 }
+        })
+        .collect();
+    // Right values only: a subset of the solution on the same geometry.
+    let grid = Grid::new(solution.geometry_arc().clone(), right).expect("a subset of the solution");
+    let path = logic::explain(&grid, scale).map_err(|e| PlayError::Logic(e.to_string()))?;
+    let mut order = Vec::with_capacity(targets.len());
+    let mut notes = Vec::with_capacity(targets.len());
+    let mut pending = Vec::new();
+    for step in &path.steps {
+        pending.push(step.text());
+        for &(cell, _) in &step.place {
+            if let Some(t) = targets.iter().find(|t| t.index == cell) {
+                order.push(*t);
+                notes.push(std::mem::take(&mut pending));
+            }
+        }
+    }
+    if order.len() != targets.len() {
+        return Err(PlayError::Logic(format!(
+            "its path places {} of the {} cells to type",
+            order.len(),
+            targets.len()
+        )));
+    }
+    *targets = order;
+    Ok(notes)
 }
 
 /// What [`PREPARE_JS`] returns.
@@ -323,6 +496,7 @@ async fn type_guarded(
     options: &PlayOptions,
     board: &PageBoard,
     targets: &[Target],
+    notes: &[Vec<String>],
     outcome: &mut Outcome,
 ) -> Result<Typed, PlayError> {
     let (prepared, handle) = prepare(driver, site, targets).await?;
@@ -350,6 +524,8 @@ async fn type_guarded(
     let before =
         prepared.marker.is_some_and(|m| !success.text.is_empty() && m.contains(&success.text));
     let route = match site.fill.navigate {
+        // Show-thinking types in the engine's order, one cell at a time.
+        _ if options.thinking.is_some() => Route::Click,
         Navigate::Click => Route::Click,
         Navigate::Tab if prepared.tab.ok => {
             let position: Vec<usize> = prepared
@@ -370,8 +546,15 @@ async fn type_guarded(
     };
     outcome.clicked = route == Route::Click && site.fill.navigate == Navigate::Tab;
     let started = Instant::now();
-    let typing =
-        fill::type_plan(driver, site.fill.strategy, &route, &cells, targets, options.chunk).await;
+    let typing = match &options.thinking {
+        Some(th) => {
+            fill::type_thinking(&cells, targets, notes, th.step_delay, th.tell.as_ref()).await
+        }
+        None => {
+            fill::type_plan(driver, site.fill.strategy, &route, &cells, targets, options.chunk)
+                .await
+        }
+    };
     tracing::debug!(elapsed = ?started.elapsed(), cells = targets.len(), ?route, "typed");
     let mut alert = None;
     if let Err(e) = typing {
@@ -856,5 +1039,65 @@ async fn confirm(
             };
             return Err(PlayError::NotConfirmed { waited: bound, detail: what });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page board from a one-line puzzle plus the player's values (`.` for none).
+    fn page(puzzle: &str, player: &str) -> PageBoard {
+        let raw = puzzle
+            .bytes()
+            .zip(player.bytes())
+            .map(|(g, p)| match (g, p) {
+                (b'.', b'.') => String::new(),
+                (b'.', p) => (p as char).to_string(),
+                (g, _) => (g as char).to_string(),
+            })
+            .collect();
+        PageBoard {
+            raw,
+            given: puzzle.bytes().map(|g| g != b'.').collect(),
+            dom_order: (0..81).collect(),
+        }
+    }
+
+    // top1465 #1: needs more than singles.
+    const HARD: &str =
+        "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........";
+
+    #[test]
+    fn engine_order_types_every_cell_once_in_path_order_and_tells_every_step() {
+        let (puzzle, solution) = solve_board(&page(HARD, &".".repeat(81))).unwrap();
+        let s = solution.cells();
+        // One right value (r1c2) and one wrong value (r1c3) typed by the player.
+        let mut player = vec![b'.'; 81];
+        player[1] = b'0' + s[1];
+        player[2] = b'0' + (s[2] % 9 + 1);
+        let board = page(HARD, std::str::from_utf8(&player).unwrap());
+        let mut targets = fill::plan(&board, s);
+        let before = targets.len();
+        let notes = engine_order(&board, &solution, Scale::Score, &mut targets).unwrap();
+        assert_eq!(targets.len(), before);
+        assert_eq!(notes.len(), targets.len());
+        assert!(targets.iter().all(|t| t.digit == s[t.index]));
+        assert!(!targets.iter().any(|t| t.index == 1), "a right value is not retyped");
+        assert!(targets.iter().any(|t| t.index == 2 && t.clear == 1), "a wrong value is retyped");
+        // The texts told are the path from the board with the right values, in order; the
+        // path needs more than singles, so some texts are eliminations told with a placement.
+        let mut right = puzzle.cells().to_vec();
+        right[1] = s[1];
+        let start = Grid::new(puzzle.geometry_arc().clone(), right).unwrap();
+        let path = logic::explain(&start, Scale::Score).unwrap();
+        let told: Vec<String> = notes.iter().flatten().cloned().collect();
+        let texts: Vec<String> = path.steps.iter().map(|s| s.text()).collect();
+        assert!(texts.starts_with(&told), "told steps are a prefix of the path");
+        assert!(notes.iter().any(|n| n.len() > 1), "eliminations are told too");
+        let placed: Vec<usize> =
+            path.steps.iter().flat_map(|s| s.place.iter().map(|&(c, _)| c)).collect();
+        let order: Vec<usize> = targets.iter().map(|t| t.index).collect();
+        assert_eq!(order, placed.into_iter().filter(|c| order.contains(c)).collect::<Vec<_>>());
     }
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::play::{Outcome, PlayError, Timings};
+use super::pool::{Attempt, Failure};
 use crate::format;
 
 /// How a puzzle ended.
@@ -77,6 +78,26 @@ pub struct PuzzleReport {
     pub confirmation: Option<String>,
     /// Where the evidence of a failure was kept.
     pub evidence: Option<String>,
+    /// The session that played it (1-based; `--parallel`; 0: none was left).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<usize>,
+    /// Attempts made (`--parallel`: 2 when it was retried on a fresh session).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// The failed first attempt of a retried puzzle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_attempt: Option<FirstAttempt>,
+}
+
+/// The failed first attempt of a puzzle that was retried.
+#[derive(Clone, Debug, Serialize)]
+pub struct FirstAttempt {
+    /// Its session.
+    pub session: usize,
+    /// The kind of failure (as in the summary).
+    pub kind: String,
+    /// The message.
+    pub reason: String,
 }
 
 impl PuzzleReport {
@@ -100,6 +121,9 @@ impl PuzzleReport {
             retried: None,
             confirmation: None,
             evidence: None,
+            session: None,
+            attempts: None,
+            first_attempt: None,
         };
         match result {
             Ok(o) => {
@@ -138,7 +162,40 @@ impl PuzzleReport {
             retried: None,
             confirmation: None,
             evidence: None,
+            session: None,
+            attempts: None,
+            first_attempt: None,
         }
+    }
+
+    /// The report of a `--parallel` puzzle's last attempt.
+    pub fn from_attempt(a: &Attempt, url: &str, dry_run: bool) -> PuzzleReport {
+        let mut r = match &a.result {
+            Ok(o) => PuzzleReport::new(a.puzzle, url, &Ok(o.clone()), &a.timings, dry_run),
+            Err(Failure::Play(e)) => {
+                let mut r = PuzzleReport::stopped(a.puzzle, url, &a.timings, e.to_string(), false);
+                if e.is_board_problem() {
+                    r.outcome = Kind::Refused;
+                }
+                r
+            }
+            Err(f) => PuzzleReport::stopped(
+                a.puzzle,
+                url,
+                &a.timings,
+                f.to_string(),
+                matches!(f, Failure::Interrupted(_)),
+            ),
+        };
+        r.evidence = a.evidence.as_ref().map(|p| p.display().to_string());
+        r.session = Some(a.session);
+        r.attempts = Some(a.attempt);
+        r.first_attempt = a.earlier.as_ref().map(|e| FirstAttempt {
+            session: e.session,
+            kind: e.kind.to_string(),
+            reason: e.reason.clone(),
+        });
+        r
     }
 
     /// One JSON line (no newline).

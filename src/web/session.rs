@@ -17,6 +17,7 @@ use tokio::process::Command;
 
 use super::config::{DriverMode, WebDriverConfig};
 use super::owner::{DriverTree, ProcState, RunDir};
+use super::play::PlayError;
 use super::signals::{Cancel, Signal};
 
 /// Why a session could not start.
@@ -107,6 +108,9 @@ pub struct Session {
 /// How long deleting a remote session may take on the way out (signals must exit within 2 s).
 const REMOTE_QUIT_BOUND: Duration = Duration::from_millis(1500);
 
+/// How long a signal waits for a remote session that is being created, to delete it.
+const REMOTE_START_GRACE: Duration = Duration::from_millis(1000);
+
 impl Session {
     /// Starts a session as the config says. A signal on `cancel` during the start stops it and
     /// cleans up; so does a driver that dies while starting.
@@ -120,11 +124,23 @@ impl Session {
             server_url: String::new(),
         };
         let mut signal = cancel;
+        let remote = config.driver.mode == DriverMode::Remote;
+        let mut starting = Box::pin(session.start_inner(config));
         let result = tokio::select! {
             biased;
-            s = signal.wait() => Err(SessionError::Cancelled(s)),
-            r = session.start_inner(config) => r,
+            s = signal.wait() => {
+                // A remote session being created would live on after the run: wait for it
+                // (bounded) so `close` below can delete it. A local one dies with its tree.
+                if remote
+                    && tokio::time::timeout(REMOTE_START_GRACE, &mut starting).await.is_err()
+                {
+                    tracing::warn!("the remote session was still being created when stopped");
+                }
+                Err(SessionError::Cancelled(s))
+            }
+            r = &mut starting => r,
         };
+        drop(starting);
         match result {
             Ok(()) => Ok(session),
             Err(e) => {
@@ -177,6 +193,10 @@ impl Session {
         }
         // Alerts stay open until we handle them (sites that confirm with an alert).
         caps.set("unhandledPromptBehavior", "ignore").map_err(setup)?;
+        // A remote session names its run, so the run (or a later one) can find and delete it.
+        if !local {
+            caps.set(super::grid::TAG_CAP, super::grid::run_tag()).map_err(setup)?;
+        }
 
         let connect = WebDriver::builder(&self.server_url, caps)
             .request_timeout(start_timeout)
@@ -288,12 +308,40 @@ impl Session {
     /// (that kills a local driver tree, so nothing more is typed).
     pub async fn guard<T>(&self, work: impl std::future::Future<Output = T>) -> Result<T, Stop> {
         let mut signal = self.cancel.clone();
-        tokio::select! {
+        let r = tokio::select! {
             biased;
             s = signal.wait() => Err(Stop::Signal(s)),
             fault = self.driver_fault() => Err(Stop::Driver(fault)),
             r = work => Ok(r),
+        };
+        // A signal kills the drivers at once: a driver found dead after it is the signal's doing.
+        match (r, self.signalled()) {
+            (Err(Stop::Driver(_)), Some(s)) => Err(Stop::Signal(s)),
+            (r, _) => r,
         }
+    }
+
+    /// The signal received, if any.
+    pub fn signalled(&self) -> Option<Signal> {
+        self.cancel.fired()
+    }
+
+    /// After a puzzle failed: the signal or the driver's death when either is the cause, so it
+    /// is named as such rather than as the failed command. The connection closes a moment
+    /// before a dead driver shows as exited, so a transport failure of a local driver is looked
+    /// at again briefly.
+    pub async fn cause_of(&self, e: &PlayError) -> Option<Stop> {
+        let tries = if e.is_transport() && self.tree.is_some() { 30 } else { 1 };
+        for _ in 0..tries {
+            if let Some(s) = self.signalled() {
+                return Some(Stop::Signal(s));
+            }
+            if let Some(m) = self.driver_problem() {
+                return Some(Stop::Driver(m));
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        None
     }
 
     /// Whether a local driver has exited or is stopped now (checked when a command failed, so a
@@ -401,12 +449,11 @@ impl Session {
         if let Some(mut tree) = self.tree.take() {
             let left = tree.stop();
             if !left.is_empty() {
-                // Deleting the directory under a running browser would only have it written
-                // again; keep it and say so.
-                tracing::warn!("processes {left:?} still run; keeping their directory");
-                if let Some(mut d) = self.dir.take() {
-                    d.keep();
-                }
+                // Every one of them has had SIGKILL (the group, then each pid again while
+                // waiting), so none runs code that could write the directory again: only the
+                // kernel's tear-down of a large process is still going on (seconds on a loaded
+                // machine). The directory can go now.
+                tracing::debug!("processes {left:?} are still exiting after SIGKILL");
             }
         }
         if let Some(mut dir) = self.dir.take() {

@@ -1,9 +1,9 @@
 //! SIGINT, SIGTERM and SIGHUP for the web bot. The signals are watched on a thread of their own
 //! (so they are seen even while the main thread waits on something synchronous):
 //!
-//! - the first signal cancels: every [`Cancel`] resolves, the running puzzle is dropped and
-//!   the session closes through [`super::owner`] (the driver tree is killed at once, so no key
-//!   reaches the page after it);
+//! - the first signal kills every local driver tree at once (so no key reaches a page after
+//!   it, with any number of sessions) and cancels: every [`Cancel`] resolves, the running
+//!   puzzles are dropped and the sessions close through [`super::owner`];
 //! - a second signal, or the first one still unfinished after [`EXIT_BOUND`], kills every live
 //!   tree, deletes their directories and exits the process at once with 128 + the signal.
 //!
@@ -124,7 +124,11 @@ pub fn watch(on_first: fn(Signal)) -> std::io::Result<Cancel> {
             };
             let first = next(&mut int, &mut term, &mut hup).await;
             tracing::debug!("{} received: cancelling", first.name());
+            // The token first, so that a command failing because of the kill below is already
+            // seen as the signal's doing, not as a dead driver.
             let _ = tx.send(Some(first));
+            // Every local browser stops typing now, not when its session's turn to close comes.
+            super::owner::kill_all_now();
             on_first(first);
             let second = tokio::select! {
                 s = next(&mut int, &mut term, &mut hup) => Some(s),

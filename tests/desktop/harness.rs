@@ -229,15 +229,32 @@ impl Screen {
         wait_until("the sentinel on the clipboard", Duration::from_secs(5), || {
             (self.clipboard() == sentinel).then_some(())
         });
-        self.focus(game);
-        self.xdotool(&[
-            "key", "--delay", "40", "alt+g", "Down", "Down", "Down", "Down", "Down", "Down",
-            "Down", "Down", "Down", "Return",
-        ]);
+        // A loaded machine may open the menu after the first Downs went to the game (they only
+        // move the cursor there): escape and try again until the clipboard changes.
+        let mut sent = Instant::now() - Duration::from_secs(10);
+        let mut retry = false;
         let text =
-            wait_until("Game > Copy to change the clipboard", Duration::from_secs(5), || {
+            wait_until("Game > Copy to change the clipboard", Duration::from_secs(20), || {
                 let text = self.clipboard();
-                (text != sentinel && !text.is_empty()).then_some(text)
+                if text != sentinel && !text.is_empty() {
+                    return Some(text);
+                }
+                if sent.elapsed() >= Duration::from_secs(5) {
+                    // Escape only on a retry: an interactive sudobot on this screen hears it.
+                    if retry {
+                        self.escape(game);
+                    }
+                    self.focus(game);
+                    retry = true;
+                    if self.open_game_menu(game) {
+                        self.xdotool(&[
+                            "key", "--delay", "20", "Down", "Down", "Down", "Down", "Down", "Down",
+                            "Down", "Down", "Down", "Return",
+                        ]);
+                    }
+                    sent = Instant::now();
+                }
+                None
             });
         kill(&mut owner);
         text
@@ -339,17 +356,26 @@ impl Running {
 
     /// Waits (bounded) for the process to exit and returns its exit code.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<i32> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().ok().flatten() {
-                return status.code();
-            }
-            assert!(
-                Instant::now() < deadline,
+        match self.try_wait_exit(timeout) {
+            Some(code) => code,
+            None => panic!(
                 "timed out after {timeout:?} waiting for sudobot (pid {}) to exit; its output:\n{}",
                 self.child.id(),
                 self.output()
-            );
+            ),
+        }
+    }
+
+    /// Waits up to `timeout` for the exit: `Some(code)` once exited, `None` if still running.
+    pub fn try_wait_exit(&mut self, timeout: Duration) -> Option<Option<i32>> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().ok().flatten() {
+                return Some(status.code());
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
             std::thread::sleep(Duration::from_millis(20));
         }
     }
@@ -396,5 +422,169 @@ impl Screen {
             });
         }
         Running { child, output }
+    }
+}
+
+impl Screen {
+    /// Sends keys to the focused window, 8 ms apart (nothing when the list is empty).
+    pub fn xdotool_keys(&self, keys: &[String]) {
+        if keys.is_empty() {
+            return;
+        }
+        let mut args = vec!["key", "--delay", "8"];
+        args.extend(keys.iter().map(String::as_str));
+        self.xdotool(&args);
+    }
+
+    /// Presses Alt+G and waits (bounded) for the Game menu's window (GTK names it `sgt-solo`)
+    /// to show, so no menu key reaches the game; false if it did not show.
+    pub fn open_game_menu(&self, game: &Game) -> bool {
+        self.xdotool(&["key", "alt+g"]);
+        let deadline = Instant::now() + Duration::from_secs(3);
+        while Instant::now() < deadline {
+            let out = self.xdotool(&[
+                "search",
+                "--all",
+                "--onlyvisible",
+                "--pid",
+                &game.pid.to_string(),
+                "--name",
+                "^sgt-solo$",
+            ]);
+            if !out.trim().is_empty() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
+    /// Whether a game's process still runs.
+    pub fn alive(&mut self, game: &Game) -> bool {
+        self.games
+            .iter_mut()
+            .find(|c| c.id() == game.pid)
+            .is_some_and(|c| c.try_wait().ok().flatten().is_none())
+    }
+
+    /// Closes the game's menus and dialogs (Escape twice), as a player would.
+    pub fn escape(&self, game: &Game) {
+        self.focus(game);
+        self.xdotool(&["key", "--delay", "40", "Escape", "Escape"]);
+    }
+
+    /// Reads the game ID independently of sudobot: Game > Specific..., select all, copy.
+    pub fn game_id(&self, game: &Game) -> String {
+        let sentinel = "harness-sentinel-id";
+        let mut owner = self
+            .command("xclip")
+            .args(["-quiet", "-i", "-selection", "clipboard"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start xclip");
+        if let Some(mut stdin) = owner.stdin.take() {
+            stdin.write_all(sentinel.as_bytes()).expect("write to xclip");
+        }
+        wait_until("the sentinel on the clipboard", Duration::from_secs(5), || {
+            (self.clipboard() == sentinel).then_some(())
+        });
+        let mut sent = Instant::now() - Duration::from_secs(10);
+        let dialog = wait_until("the Specific dialog", Duration::from_secs(15), || {
+            let out = self.xdotool(&[
+                "search",
+                "--all",
+                "--onlyvisible",
+                "--name",
+                "^Solo game selection$",
+            ]);
+            if let Some(w) = out.lines().next() {
+                return Some(w.to_string());
+            }
+            if sent.elapsed() >= Duration::from_secs(3) {
+                self.escape(game);
+                if self.open_game_menu(game) {
+                    self.xdotool(&["key", "--delay", "20", "Down", "Down", "Return"]);
+                }
+                sent = Instant::now();
+            }
+            None
+        });
+        self.xdotool(&["windowfocus", "--sync", &dialog]);
+        let mut last = Instant::now() - Duration::from_secs(1);
+        let id = wait_until("the game ID on the clipboard", Duration::from_secs(10), || {
+            let text = self.clipboard();
+            if text.contains(':') && !text.contains('\n') {
+                return Some(text.trim().to_string());
+            }
+            if last.elapsed() >= Duration::from_millis(300) {
+                self.xdotool(&["key", "ctrl+a", "ctrl+c"]);
+                last = Instant::now();
+            }
+            None
+        });
+        self.xdotool(&["windowfocus", "--sync", &dialog]);
+        self.xdotool(&["key", "Escape"]);
+        wait_until("the Specific dialog to close", Duration::from_secs(10), || {
+            let out = self.xdotool(&[
+                "search",
+                "--all",
+                "--onlyvisible",
+                "--name",
+                "^Solo game selection$",
+            ]);
+            out.trim().is_empty().then_some(())
+        });
+        kill(&mut owner);
+        id
+    }
+
+    /// Starts openbox on this screen (stopped with the screen).
+    pub fn start_window_manager(&mut self) {
+        let child = self
+            .command("openbox")
+            .args(["--sm-disable"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start openbox");
+        self.games.push(child);
+        wait_until("openbox to manage the screen", Duration::from_secs(10), || {
+            let out = self.command("xprop").args(["-root", "_NET_SUPPORTING_WM_CHECK"]).output();
+            out.ok()
+                .filter(|o| String::from_utf8_lossy(&o.stdout).contains("window id"))
+                .map(|_| ())
+        });
+    }
+
+    /// Starts xmessage (a window titled `cover-N`) at a place on the screen; returns its
+    /// window id.
+    pub fn cover(&mut self, geometry: &str) -> String {
+        let title = format!("cover-{}", self.games.len());
+        self.window_titled(&title, geometry)
+    }
+
+    /// Starts xmessage titled `title` at a place on the screen; returns its window id.
+    pub fn window_titled(&mut self, title: &str, geometry: &str) -> String {
+        let title = title.to_string();
+        let child = self
+            .command("xmessage")
+            .args(["-title", &title, "-geometry", geometry, "covering the game"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start xmessage");
+        self.games.push(child);
+        wait_until("the xmessage window", Duration::from_secs(10), || {
+            let out = self.xdotool(&[
+                "search",
+                "--all",
+                "--onlyvisible",
+                "--name",
+                &format!("^{title}$"),
+            ]);
+            out.lines().next().map(str::to_string)
+        })
     }
 }

@@ -220,16 +220,22 @@ fn help_has_examples() {
 }
 
 #[test]
-fn killer_puzzles_are_refused_until_cage_techniques_exist() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/killer/3x3kda.txt");
+fn killer_puzzles_are_graded_explained_and_hinted() {
+    // Solo's generator made this one Basic (its Killer level is always Advanced).
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/killer/3x3kdb.txt");
     let id = std::fs::read_to_string(path).unwrap().lines().next().unwrap().to_string();
-    for cmd in ["grade", "explain", "hint"] {
-        let out = sudobot().args([cmd, &id]).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{cmd}");
-        let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
-        assert!(
-            text.contains("Killer cages are not supported by the technique engine yet"),
-            "{text}"
-        );
-    }
+    sudobot()
+        .args(["grade", "--scale", "solo", &id])
+        .assert()
+        .success()
+        .stdout("Basic, Killer Advanced\n");
+    let out = sudobot().args(["explain", "--scale", "solo", &id]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Innies/Outies: "), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("# Basic, Killer Advanced, "), "{text}");
+    let out = sudobot().args(["hint", "--reveal", "step", &id]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Cage") || text.contains("Innies/Outies"), "{text}");
 }

@@ -152,6 +152,23 @@ fn explain_replays_on_samples_of_every_set() {
     }
 }
 
+/// Killer on every shape Solo makes (2x2, 2x3, 3x2, 2x4, 4x2, 3x3 at every level, X, jigsaw):
+/// every step of both scales true and replayed.
+#[test]
+fn explain_replays_on_killer_of_every_shape() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/killer/");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".txt") && n != "ambiguous.txt")
+        .collect();
+    names.sort();
+    assert!(names.len() >= 20, "{names:?}");
+    for name in names {
+        assert_replays(&load(&format!("{dir}{name}"), 6), &name);
+    }
+}
+
 #[test]
 fn explain_replays_on_jigsaw_x_and_rectangular_boxes() {
     for name in [

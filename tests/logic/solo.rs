@@ -126,3 +126,67 @@ fn the_first_forcing_chain_is_solos() {
     }
     assert!(compared > 5, "only {compared} puzzles needed a forcing chain");
 }
+
+/// Solo's grader on a Killer ID: `(main level, Killer level)` names.
+fn solo_g_killer(grader: &str, id: &str) -> (String, String) {
+    let out = Command::new(grader).args(["-g", id]).output().expect("the grader runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let word = |prefix: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("grader output: {text}"))
+            .to_string()
+    };
+    (word("Difficulty rating: "), word("Killer difficulty: "))
+}
+
+/// Killer: Solo's main level and its Killer level (Trivial, Simple, Intermediate, Advanced).
+/// Puzzles freshly made by Solo's generator for every Killer shape (graded by the generator
+/// at the asked level and Killer Advanced, the only Killer level it asks for), and a fixture
+/// with Solo IDs at every Solo grade (Killer fixtures with part of the solution given, which
+/// brings the lower Killer levels): sudobot agrees with the generator and with `solo -g` on
+/// both levels. `examples/killer_agreement.rs` runs the big one.
+#[test]
+fn killer_grades_agree_with_solos_generator_and_grader() {
+    let grader = grader();
+    let mut ids: Vec<(String, Option<SoloLevel>)> = Vec::new();
+    for (shape, levels) in [
+        ("2x2k", &["dt"][..]),
+        ("2x3k", &["dt", "du"]),
+        ("3x2k", &["dt"]),
+        ("2x4k", &["dt"]),
+        ("3x3k", &["dt", "db", "di", "da", "du"]),
+    ] {
+        for &suffix in levels {
+            let level = SoloLevel::ALL.into_iter().find(|l| l.suffix() == suffix).unwrap();
+            for id in generate(&format!("{shape}{suffix}"), 2) {
+                ids.push((id, Some(level)));
+            }
+        }
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/logic/solo_killer_levels.txt");
+    let fixture = std::fs::read_to_string(path).unwrap();
+    for line in fixture.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        ids.push((line.to_string(), None));
+    }
+    let mut killer_levels = std::collections::BTreeSet::new();
+    for (id, asked) in &ids {
+        let p = format::parse(id, None).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let g = logic::grade(&p, Scale::Solo).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let (logic::Level::Solo(main), Some(killer)) = (g.level, g.killer) else {
+            panic!("{id}: no Solo Killer grade: {g:?}")
+        };
+        if let Some(asked) = asked {
+            assert_eq!(main, *asked, "{id}: the generator made it {asked}");
+            assert_eq!(killer, logic::KillerLevel::Advanced, "{id}: the generator's Killer level");
+        }
+        if let Some(gr) = grader {
+            let (m, k) = solo_g_killer(gr, id);
+            assert_eq!((main.name(), killer.name()), (m.as_str(), k.as_str()), "{id}: solo -g");
+        }
+        killer_levels.insert(killer);
+    }
+    assert!(ids.len() > 80);
+    assert_eq!(killer_levels.len(), 4, "only Killer levels {killer_levels:?}");
+}

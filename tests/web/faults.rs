@@ -8,25 +8,25 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::server::FixtureServer;
-use super::{assert_code, browser_lock, descendants, text};
+use super::{assert_code, browser_lock, config_with, descendants, text};
 
 /// A run directory of its own: the bot's `TMPDIR`.
-struct Private {
+pub(super) struct Private {
     dir: tempfile::TempDir,
 }
 
 impl Private {
-    fn new() -> Private {
+    pub(super) fn new() -> Private {
         Private { dir: tempfile::tempdir().expect("a temporary directory") }
     }
 
-    fn path(&self) -> &Path {
+    pub(super) fn path(&self) -> &Path {
         self.dir.path()
     }
 
     /// `sudobot ARGS --headless` with this `TMPDIR`, in a process group of its own (so a
     /// group signal reaches it and its children, not the test).
-    fn command(&self, args: &[&str]) -> Command {
+    pub(super) fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_sudobot"));
         cmd.args(args);
         if args.first() == Some(&"web") {
@@ -45,13 +45,13 @@ impl Private {
     }
 
     /// Runs to the end (bounded).
-    fn run(&self, args: &[&str]) -> Output {
+    pub(super) fn run(&self, args: &[&str]) -> Output {
         let child = self.command(args).spawn().expect("run sudobot");
         finish(child, Duration::from_secs(90)).0
     }
 
     /// Processes that carry this directory in their environment or arguments (not zombies).
-    fn processes(&self) -> Vec<String> {
+    pub(super) fn processes(&self) -> Vec<String> {
         let marker = self.path().to_string_lossy().to_string();
         let mut out = Vec::new();
         for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -73,13 +73,13 @@ impl Private {
         out
     }
 
-    fn files(&self) -> Vec<PathBuf> {
+    pub(super) fn files(&self) -> Vec<PathBuf> {
         std::fs::read_dir(self.path()).unwrap().flatten().map(|e| e.path()).collect()
     }
 
     /// Nothing of the run is left: no process (after `grace`, for a browser that exits by itself
     /// once its driver is gone) and no file.
-    fn assert_clean(&self, grace: Duration) {
+    pub(super) fn assert_clean(&self, grace: Duration) {
         let start = Instant::now();
         let mut left = self.processes();
         while !left.is_empty() && start.elapsed() < grace {
@@ -92,7 +92,7 @@ impl Private {
 }
 
 /// Waits (bounded) for the child and returns its output and how long the wait took.
-fn finish(child: Child, bound: Duration) -> (Output, Duration) {
+pub(super) fn finish(child: Child, bound: Duration) -> (Output, Duration) {
     let start = Instant::now();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -102,12 +102,12 @@ fn finish(child: Child, bound: Duration) -> (Output, Duration) {
     (out, start.elapsed())
 }
 
-fn now_ms() -> u128 {
+pub(super) fn now_ms() -> u128 {
     SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis()
 }
 
 /// The page's key log: the page-clock times of the keys it saw.
-fn key_times(server: &FixtureServer, page: &str) -> Vec<u128> {
+pub(super) fn key_times(server: &FixtureServer, page: &str) -> Vec<u128> {
     server
         .verdicts(page)
         .iter()
@@ -116,7 +116,7 @@ fn key_times(server: &FixtureServer, page: &str) -> Vec<u128> {
 }
 
 /// Waits until the page logged `n` keys (bounded).
-fn wait_keys(server: &FixtureServer, page: &str, n: usize) -> bool {
+pub(super) fn wait_keys(server: &FixtureServer, page: &str, n: usize) -> bool {
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(60) {
         if key_times(server, page).len() >= n {
@@ -134,13 +134,13 @@ fn chromedriver_of(pid: u32) -> Option<u32> {
     })
 }
 
-fn kill(signal: &str, target: &str) {
+pub(super) fn kill(signal: &str, target: &str) {
     let _ = Command::new("kill").args([signal, "--", target]).status();
 }
 
 /// Keys the page saw later than `tolerance` after the signal. The tolerance covers the key
 /// whose handler had already started when the signal was sent (the page is slow: 40 ms a key).
-fn keys_after(server: &FixtureServer, page: &str, sent: u128, tolerance: u128) -> usize {
+pub(super) fn keys_after(server: &FixtureServer, page: &str, sent: u128, tolerance: u128) -> usize {
     key_times(server, page).into_iter().filter(|&t| t > sent + tolerance).count()
 }
 
@@ -270,11 +270,14 @@ fn a_driver_that_dies_while_waiting_for_the_board_is_noticed() {
     let _lock = browser_lock();
     let server = FixtureServer::start();
     let private = Private::new();
-    let config =
-        config_with(&private, &[("element_timeout_ms = 10000", "element_timeout_ms = 30000")]);
+    let config = config_with(
+        private.path(),
+        &[("element_timeout_ms = 10000", "element_timeout_ms = 30000")],
+    );
+    let config = config.to_str().unwrap();
     let url = server.url("sudoku_name_80.html");
     let child = private
-        .command(&["web", "--site", "sudoku.name", "--url", &url, "--config", &config])
+        .command(&["web", "--site", "sudoku.name", "--url", &url, "--config", config])
         .spawn()
         .unwrap();
     let pid = child.id();
@@ -285,7 +288,7 @@ fn a_driver_that_dies_while_waiting_for_the_board_is_noticed() {
     eprintln!("chromedriver killed while waiting for the board: exit after {took:?}");
     assert_code(&out, 1);
     assert!(text(&out).1.contains("chromedriver (pid"), "{}", text(&out).1);
-    std::fs::remove_file(&config).unwrap();
+    std::fs::remove_file(config).unwrap();
     private.assert_clean(Duration::from_secs(3));
 }
 
@@ -348,20 +351,6 @@ fn a_driver_wrapper_script_and_its_children_are_stopped() {
     assert_code(&out, 0);
     assert_eq!(server.verdicts("sudoku_name"), ["solved"]);
     private.assert_clean(Duration::from_secs(3));
-}
-
-/// A copy of webdriver.toml with replacements, inside the private directory's sibling (the
-/// caller deletes it before checking the directory).
-fn config_with(private: &Private, edits: &[(&str, &str)]) -> String {
-    let mut text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/webdriver.toml")).unwrap();
-    for (from, to) in edits {
-        assert!(text.contains(from), "{from}");
-        text = text.replace(from, to);
-    }
-    let path = private.path().join("webdriver.toml");
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().to_string()
 }
 
 #[test]
@@ -505,14 +494,8 @@ fn count_names_every_failure_and_reports_json_lines_with_evidence() {
     let server = FixtureServer::start();
     let private = Private::new();
     let work = tempfile::tempdir().unwrap();
-    let config = work.path().join("webdriver.toml");
-    std::fs::write(
-        &config,
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/webdriver.toml"))
-            .unwrap()
-            .replace("element_timeout_ms = 10000", "element_timeout_ms = 1000"),
-    )
-    .unwrap();
+    let config =
+        config_with(work.path(), &[("element_timeout_ms = 10000", "element_timeout_ms = 1000")]);
     let report = work.path().join("report.jsonl");
     let debug = work.path().join("debug");
     let url = server.url("sudoku_name_80.html");
@@ -569,14 +552,10 @@ fn a_hung_page_load_says_it_timed_out() {
     let server = FixtureServer::start();
     let private = Private::new();
     let work = tempfile::tempdir().unwrap();
-    let config = work.path().join("webdriver.toml");
-    std::fs::write(
-        &config,
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/webdriver.toml"))
-            .unwrap()
-            .replace("page_load_timeout_ms = 30000", "page_load_timeout_ms = 1500"),
-    )
-    .unwrap();
+    let config = config_with(
+        work.path(),
+        &[("page_load_timeout_ms = 30000", "page_load_timeout_ms = 1500")],
+    );
     let url = server.url("hang");
     let out = private.run(&[
         "web",

@@ -7,6 +7,7 @@
 //! run of the binary is bounded by a timeout.
 
 mod faults;
+mod grid;
 mod server;
 
 use std::process::Output;
@@ -130,11 +131,8 @@ fn eighty_cells_is_a_clear_error() {
     let server = FixtureServer::start();
     let dir = tempfile::tempdir().unwrap();
     // A short ready bound keeps the test quick; the message must still say what matched.
-    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/webdriver.toml"))
-        .unwrap()
-        .replace("element_timeout_ms = 10000", "element_timeout_ms = 1500");
-    let path = dir.path().join("webdriver.toml");
-    std::fs::write(&path, config).unwrap();
+    let path =
+        config_with(dir.path(), &[("element_timeout_ms = 10000", "element_timeout_ms = 1500")]);
     let out =
         play(&server, "sudoku.name", "sudoku_name_80.html", &["--config", path.to_str().unwrap()]);
     assert_code(&out, 1);
@@ -332,11 +330,8 @@ fn ctrl_c_quits_the_browser_and_stops_the_driver() {
     let server = FixtureServer::start();
     let dir = tempfile::tempdir().unwrap();
     // The 80-cell page never becomes ready, so the bot is still waiting when Ctrl-C comes.
-    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/webdriver.toml"))
-        .unwrap()
-        .replace("element_timeout_ms = 10000", "element_timeout_ms = 60000");
-    let path = dir.path().join("webdriver.toml");
-    std::fs::write(&path, config).unwrap();
+    let path =
+        config_with(dir.path(), &[("element_timeout_ms = 10000", "element_timeout_ms = 60000")]);
     let url = server.url("sudoku_name_80.html");
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_sudobot"))
         .args(["web", "--site", "sudoku.name", "--headless", "--url", &url])
@@ -489,4 +484,114 @@ fn a_board_with_several_solutions_is_refused_and_nothing_is_typed() {
         Vec::<String>::new(),
         "the page saw no key"
     );
+}
+
+/// A copy of the built-in webdriver.toml with each `(from, to)` replaced, written to
+/// `DIR/webdriver.toml`; each `from` must be there.
+pub fn config_with(dir: &std::path::Path, edits: &[(&str, &str)]) -> std::path::PathBuf {
+    let mut text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/webdriver.toml")).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "webdriver.toml has no `{from}`");
+        text = text.replace(from, to);
+    }
+    let path = dir.join("webdriver.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The fixture puzzle of the sudoku.name pages, as the logic commands read it.
+const REPLICA_PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// `(cell id, digit)` of every `rXcY=V` placement in step lines, in order (`c{n}` ids).
+fn placements(lines: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for token in lines.split(|ch: char| ch.is_whitespace() || ch == ',') {
+        let b = token.as_bytes();
+        if let [b'r', r @ b'1'..=b'9', b'c', c @ b'1'..=b'9', b'=', v @ b'1'..=b'9'] = b {
+            let n = (r - b'1') as usize * 9 + (c - b'1') as usize + 1;
+            out.push((format!("c{n}"), (*v as char).to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn web_hint_gives_the_next_step_and_types_nothing() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    // The oracle: the logic command on the same puzzle.
+    let expected = sudobot_plain(&["hint", "--reveal", "step", REPLICA_PUZZLE]);
+    assert_code(&expected, 0);
+    let out =
+        play(&server, "sudoku.name", "sudoku_name_cells.html", &["--hint", "--reveal", "step"]);
+    assert_code(&out, 0);
+    assert_eq!(text(&out).0, text(&expected).0);
+    assert_eq!(server.verdicts("sudoku_name_cells"), Vec::<String>::new(), "the page saw no key");
+}
+
+#[test]
+fn web_hint_names_a_wrong_value_before_any_step() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(
+        &server,
+        "sudokupuzzle.org",
+        "sudokupuzzle_play.html",
+        &["--hint", "--reveal", "step"],
+    );
+    assert_code(&out, 3);
+    let (stdout, _) = text(&out);
+    assert!(
+        stdout.starts_with("Mistake: r1c2 holds 9, which is not its solution value."),
+        "{stdout}"
+    );
+    let cells = play(
+        &server,
+        "sudokupuzzle.org",
+        "sudokupuzzle_play.html",
+        &["--hint", "--reveal", "cells"],
+    );
+    assert_eq!(text(&cells).0, "Mistake: check r1c2.\n");
+    assert_eq!(
+        server.verdicts("sudokupuzzle"),
+        Vec::<String>::new(),
+        "nothing was typed or solved"
+    );
+}
+
+#[test]
+fn show_thinking_types_in_the_engines_order_and_tells_each_step() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let explain = sudobot_plain(&["explain", REPLICA_PUZZLE]);
+    assert_code(&explain, 0);
+    // The step lines (the last line is the grade).
+    let path: String = text(&explain)
+        .0
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let out = play(&server, "sudoku.name", "sudoku_name_cells.html", &["--show-thinking"]);
+    assert_code(&out, 0);
+    let (stdout, _) = text(&out);
+    // Every step of the engine's path is told, in order, before the result line.
+    assert_eq!(
+        stdout.lines().filter(|l| !l.starts_with("solved:")).collect::<Vec<_>>(),
+        path.lines().collect::<Vec<_>>()
+    );
+    // The page received the digits cell by cell in the path's order, and judged the board solved.
+    let verdicts = server.verdicts("sudoku_name_cells");
+    let typed: Vec<(String, String)> = verdicts
+        .iter()
+        .filter_map(|v| {
+            let mut parts = v.strip_prefix("cell ")?.split(' ');
+            Some((parts.next()?.to_string(), parts.next()?.to_string()))
+        })
+        .collect();
+    assert_eq!(typed.len(), 51);
+    assert_eq!(typed, placements(&path));
+    assert_eq!(verdicts.last().map(String::as_str), Some("solved"));
 }

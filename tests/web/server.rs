@@ -97,6 +97,8 @@ struct SudokuNamePage {
     /// to the select after 10 keys), `marker` (the success text shows before anything is
     /// typed), `alert` (an alert says "solved!" when the board is complete), or empty.
     hostile: &'static str,
+    /// Report `cell <id> <digit>` for every digit key a cell receives, in the page's order.
+    log_cells: bool,
 }
 
 /// The defaults of a scenario page.
@@ -110,6 +112,7 @@ const BASE: SudokuNamePage = SudokuNamePage {
     log_keys: false,
     given_attr: "readonly",
     hostile: "",
+    log_cells: false,
 };
 
 /// A puzzle with 30 givens and 51 blanks (the latency notes' fixture).
@@ -151,6 +154,8 @@ const SUDOKU_NAME_PAGES: &[SudokuNamePage] = &[
     SudokuNamePage { name: "sudoku_name_steal", hostile: "steal", ..BASE },
     SudokuNamePage { name: "sudoku_name_marker", hostile: "marker", ..BASE },
     SudokuNamePage { name: "sudoku_name_alert", hostile: "alert", ..BASE },
+    // Which cell got which digit, in order (show-thinking's order).
+    SudokuNamePage { name: "sudoku_name_cells", log_cells: true, ..BASE },
 ];
 
 /// Renders a sudoku.name scenario page from the template, or `None` for other paths.
@@ -190,13 +195,15 @@ fn sudoku_name_page(root: &std::path::Path, path: &str) -> Option<Vec<u8>> {
     }
     let drop: Vec<String> = page.drop.iter().map(|id| format!("'{id}'")).collect();
     let replica = format!(
-        "{{page: '{}', drop: [{}], reportKeys: {}, slow: {}, logKeys: {}, hostile: '{}'}}",
+        "{{page: '{}', drop: [{}], reportKeys: {}, slow: {}, logKeys: {}, hostile: '{}', \
+         logCells: {}}}",
         page.name,
         drop.join(", "),
         page.report_keys,
         page.slow,
         page.log_keys,
-        page.hostile
+        page.hostile,
+        page.log_cells
     );
     Some(
         template

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# sudobot against tdoku on tdoku's benchmark sets, side by side on one core, in one run.
+#
+#   TDOKU_DIR=../shared/comparators/tdoku benches/side-by-side.sh [ROUNDS] [CORE]
+#
+# - sudobot: `sudobot solve --file SET -o line` as a whole process (start-up, reading, solving,
+#   printing every solution), timed as the process's CPU time (user + system).
+# - tdoku: its fastest solver (`solver_dpll_triad_simd`, built -O3 -march=native by its build.sh)
+#   in its harness's solve loop, timed as thread CPU time; the file is read outside the timing.
+# Both in unique mode (count to 2), pinned to CORE (default 1) with taskset, ROUNDS rounds
+# (default 5) interleaved set by set, best round of each. sudobot's solutions are compared with
+# tdoku's. Without TDOKU_DIR (or without g++) only sudobot's numbers are printed.
+set -euo pipefail
+if [ -n "${TDOKU_DIR:-}" ]; then TDOKU_DIR=$(cd "$TDOKU_DIR" && pwd); export TDOKU_DIR; fi
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+rounds=${1:-5}
+core=${2:-1}
+if [ -z "${SIDE_BY_SIDE_PINNED:-}" ]; then
+  cargo build --release --locked --quiet --bin sudobot
+fi
+# Pin this script once, so that every process it starts runs on the core and no `taskset` start-up
+# is counted in sudobot's time.
+if [ -z "${SIDE_BY_SIDE_PINNED:-}" ] && command -v taskset >/dev/null; then
+  SIDE_BY_SIDE_PINNED=1 exec taskset -c "$core" "$0" "$@"
+fi
+sets=(puzzles6_forum_hardest_1106 "puzzles5_forum_hardest_1905_11+" puzzles2_17_clue puzzles3_magictour_top1465)
+work=target/side-by-side
+mkdir -p "$work"
+
+sudobot=target/release/sudobot
+tdoku=
+if [ -n "${TDOKU_DIR:-}" ] && command -v g++ >/dev/null; then
+  bash "$TDOKU_DIR/build.sh" "$work/tdoku"
+  tdoku=$work/tdoku/tdoku-bench
+else
+  echo "tdoku: not available (set TDOKU_DIR to its comparator directory, and install g++); sudobot only" >&2
+fi
+
+declare -A best_s best_t count
+TIMEFORMAT='%3U %3S'
+for ((r = 1; r <= rounds; r++)); do
+  for set in "${sets[@]}"; do
+    file=tests/fixtures/bench/$set
+    n=$(grep -vc '^#' "$file" || true)
+    count[$set]=$n
+    t=$({ time "$sudobot" solve --file "$file" -o line >"$work/$set.sudobot"; } 2>&1 | tail -1)
+    rate=$(awk -v n="$n" -v t="$t" 'BEGIN { split(t, a, " "); print n / (a[1] + a[2]) }')
+    best_s[$set]=$(awk -v a="$rate" -v b="${best_s[$set]:-0}" 'BEGIN { print (a > b) ? a : b }')
+    if [ -n "$tdoku" ]; then
+      rate=$("$tdoku" "$file" "$work/$set.tdoku" 1 | cut -d' ' -f2)
+      best_t[$set]=$(awk -v a="$rate" -v b="${best_t[$set]:-0}" 'BEGIN { print (a > b) ? a : b }')
+    fi
+  done
+done
+
+echo "one core (taskset -c $core), unique mode, best of $rounds rounds, puzzles/s"
+echo
+echo "| set | puzzles | sudobot solve --file (whole process) | tdoku solve loop | ratio |"
+echo "|---|---:|---:|---:|---:|"
+for set in "${sets[@]}"; do
+  s=${best_s[$set]}
+  if [ -n "$tdoku" ]; then
+    t=${best_t[$set]}
+    if cut -d' ' -f1 "$work/$set.tdoku" | cmp -s - "$work/$set.sudobot"; then agree=""; else agree=" (solutions differ!)"; fi
+    awk -v set="$set" -v n="${count[$set]}" -v s="$s" -v t="$t" -v agree="$agree" \
+      'BEGIN { printf "| %s | %d | %.0f | %.0f | %.2f%s |\n", set, n, s, t, s / t, agree }'
+  else
+    awk -v set="$set" -v n="${count[$set]}" -v s="$s" \
+      'BEGIN { printf "| %s | %d | %.0f | n/a | n/a |\n", set, n, s }'
+  fi
+done

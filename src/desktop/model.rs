@@ -1,0 +1,428 @@
+//! The key-safety model: what each key and click does in Solo, in every state the bot may find
+//! the game in, so that a plan is proven before anything is sent.
+//!
+//! Solo (`solo.c` `interpret_move`, `midend.c`) reads a value key `1-9a-z` (or Backspace) as a
+//! move only when a cell is selected (`hshow`), the cell is not a given, and, in pencil mode,
+//! the cell is empty. A key it rejects falls through to the midend, where `n` starts a new
+//! game, `u` undoes, `r` redoes and `q` quits; `m` fills every pencil mark. On grids of side 22
+//! and more those letters are also values, so a value key sent in the wrong state is a
+//! command.
+//!
+//! [`Tracker`] follows the game's input state as far as it is known: cursor column and row (as
+//! ranges, so homing with arrows makes them known), whether a cell is selected, whether the
+//! selection is the keyboard cursor, pencil mode, and every cell (given, empty, a value, or
+//! unknown). [`Tracker::step`] takes one key or click and returns its [`Effect`] when the
+//! effect is the same in every state consistent with what is known, and an error naming why
+//! otherwise. A value key is accepted only when it provably places the solution's value in the
+//! cell under the cursor; the one exception is an explicit probe ([`Allow::Probe`]) of an empty
+//! cell with the pencil mode unknown, where the key either places the value or toggles a pencil
+//! mark (never a command), and the bot reads the board back to learn which.
+
+use crate::grid::Grid;
+use crate::grid::symbol;
+
+use super::backend::MouseButton;
+use super::keys::{Key, is_command_key};
+
+/// What the bot knows of one cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellState {
+    /// A given (immutable).
+    Given,
+    /// Empty (pencil marks possible).
+    Empty,
+    /// A value the player or the bot put there.
+    Value(u8),
+    /// Not known (after a probe, until the board is read back).
+    Unknown,
+}
+
+/// What a key or click does to the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// The selection or the cursor changed; no move.
+    Selection,
+    /// Pencil mode toggled (or nothing, with no cell selected); no move.
+    Mode,
+    /// The value went into the cell (a move).
+    Place {
+        /// Reading-order index.
+        cell: usize,
+        /// Value.
+        value: u8,
+    },
+    /// The cell was cleared (a move).
+    Clear {
+        /// Reading-order index.
+        cell: usize,
+    },
+    /// A pencil mark was toggled (a move).
+    Mark {
+        /// Reading-order index.
+        cell: usize,
+        /// Value.
+        value: u8,
+    },
+    /// Probe: places the value or toggles a pencil mark, by the unknown pencil mode.
+    PlaceOrMark {
+        /// Reading-order index.
+        cell: usize,
+        /// Value.
+        value: u8,
+    },
+    /// Probe: clears the cell (normal mode) or does nothing (pencil mode on a filled cell).
+    ClearOrNothing {
+        /// Reading-order index.
+        cell: usize,
+    },
+}
+
+/// What a plan may do beyond proven placements and clears.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Allow {
+    /// Only values placed (the solution's) and cells cleared.
+    Values,
+    /// Also pencil marks in empty cells (show-thinking).
+    Marks,
+    /// Also one probe of the unknown pencil mode.
+    Probe,
+}
+
+/// The game's input state as far as the bot knows it.
+#[derive(Clone, Debug)]
+pub struct Tracker {
+    side: usize,
+    solution: Vec<u8>,
+    cells: Vec<CellState>,
+    /// Possible cursor columns and rows, as inclusive ranges.
+    col: (usize, usize),
+    row: (usize, usize),
+    shown: Option<bool>,
+    keyboard: Option<bool>,
+    pencil: Option<bool>,
+}
+
+impl Tracker {
+    /// Everything about the selection unknown; cells from the board as read, givens from the
+    /// puzzle, the values allowed from the solution.
+    pub fn new(board: &Grid, givens: &Grid, solution: &Grid) -> Tracker {
+        let side = board.side();
+        let cells = (0..side * side)
+            .map(|i| match (givens.get(i), board.get(i)) {
+                (Some(_), _) => CellState::Given,
+                (None, Some(v)) => CellState::Value(v),
+                (None, None) => CellState::Empty,
+            })
+            .collect();
+        Tracker {
+            side,
+            solution: solution.cells().to_vec(),
+            cells,
+            col: (0, side - 1),
+            row: (0, side - 1),
+            shown: None,
+            keyboard: None,
+            pencil: None,
+        }
+    }
+
+    /// The pencil mode, when known.
+    pub fn pencil(&self) -> Option<bool> {
+        self.pencil
+    }
+
+    /// What is known of a cell.
+    pub fn cell(&self, index: usize) -> CellState {
+        self.cells[index]
+    }
+
+    /// The cursor cell, when known.
+    pub fn cursor(&self) -> Option<usize> {
+        (self.col.0 == self.col.1 && self.row.0 == self.row.1)
+            .then_some(self.row.0 * self.side + self.col.0)
+    }
+
+    /// Records what a read-back showed after a probe: the pencil mode and the cell's content.
+    pub fn learn(&mut self, pencil: bool, cell: usize, now: Option<u8>) {
+        self.pencil = Some(pencil);
+        if self.cells[cell] != CellState::Given {
+            self.cells[cell] = now.map_or(CellState::Empty, CellState::Value);
+        }
+    }
+
+    /// Forgets the selection and mode (after anything the model does not follow).
+    pub fn forget_selection(&mut self) {
+        self.col = (0, self.side - 1);
+        self.row = (0, self.side - 1);
+        (self.shown, self.keyboard, self.pencil) = (None, None, None);
+    }
+
+    /// The effect of one key, or why it cannot be proven safe and intended.
+    pub fn step(&mut self, key: Key, allow: Allow) -> Result<Effect, String> {
+        let max = self.side - 1;
+        match key {
+            Key::Up | Key::Down | Key::Left | Key::Right => {
+                let (axis, down) = match key {
+                    Key::Up => (&mut self.row, false),
+                    Key::Down => (&mut self.row, true),
+                    Key::Left => (&mut self.col, false),
+                    _ => (&mut self.col, true),
+                };
+                *axis = if down {
+                    ((axis.0 + 1).min(max), (axis.1 + 1).min(max))
+                } else {
+                    (axis.0.saturating_sub(1), axis.1.saturating_sub(1))
+                };
+                (self.shown, self.keyboard) = (Some(true), Some(true));
+                Ok(Effect::Selection)
+            }
+            Key::Return => {
+                match self.shown {
+                    Some(true) => {
+                        self.pencil = self.pencil.map(|p| !p);
+                        self.keyboard = Some(true);
+                    }
+                    Some(false) => {}
+                    None => self.pencil = None,
+                }
+                Ok(Effect::Mode)
+            }
+            Key::Backspace => {
+                let cell = self.selected("Backspace")?;
+                let effect = match (self.pencil, self.cells[cell]) {
+                    (_, CellState::Given) => return Err(format!("Backspace on the given {cell}")),
+                    (_, CellState::Unknown) => {
+                        return Err(format!("Backspace on cell {cell} of unknown content"));
+                    }
+                    (Some(false), _) | (_, CellState::Empty) => Effect::Clear { cell },
+                    (Some(true), CellState::Value(_)) => {
+                        return Err(format!(
+                            "Backspace in pencil mode on the filled cell {cell} does nothing"
+                        ));
+                    }
+                    (None, CellState::Value(_)) if allow == Allow::Probe => {
+                        Effect::ClearOrNothing { cell }
+                    }
+                    (None, CellState::Value(_)) => {
+                        return Err(format!(
+                            "Backspace on the filled cell {cell} with the pencil mode unknown"
+                        ));
+                    }
+                };
+                self.cells[cell] = match effect {
+                    Effect::Clear { .. } => CellState::Empty,
+                    _ => CellState::Unknown,
+                };
+                self.after_move();
+                Ok(effect)
+            }
+            Key::Char(c) => {
+                let command = is_command_key(key);
+                let danger = if command {
+                    format!(" ('{c}' would be a command if Solo rejected it)")
+                } else {
+                    String::new()
+                };
+                let Some(value) = symbol::from_char(c, self.side).filter(|_| c.is_alphanumeric())
+                else {
+                    return Err(format!("'{c}' is no value of a {0}x{0} grid{danger}", self.side));
+                };
+                let cell = self.selected(&format!("'{c}'")).map_err(|e| format!("{e}{danger}"))?;
+                let effect = match (self.pencil, self.cells[cell]) {
+                    (_, CellState::Given) => {
+                        return Err(format!("'{c}' on the given {cell}{danger}"));
+                    }
+                    (_, CellState::Unknown) => {
+                        return Err(format!("'{c}' on cell {cell} of unknown content{danger}"));
+                    }
+                    (Some(false), _) => Effect::Place { cell, value },
+                    (Some(true), CellState::Empty) if allow != Allow::Values => {
+                        Effect::Mark { cell, value }
+                    }
+                    (Some(true), CellState::Empty) => {
+                        return Err(format!("'{c}' in pencil mode would only mark cell {cell}"));
+                    }
+                    (Some(true), CellState::Value(_)) => {
+                        return Err(format!(
+                            "'{c}' in pencil mode on the filled cell {cell}: Solo rejects it{danger}"
+                        ));
+                    }
+                    (None, CellState::Empty) if allow == Allow::Probe => {
+                        Effect::PlaceOrMark { cell, value }
+                    }
+                    (None, _) => {
+                        return Err(format!(
+                            "'{c}' on cell {cell} with the pencil mode unknown{danger}"
+                        ));
+                    }
+                };
+                let places = matches!(effect, Effect::Place { .. } | Effect::PlaceOrMark { .. });
+                if places && self.solution[cell] != value {
+                    return Err(format!(
+                        "'{c}' is not the solution's value of cell {cell}, which is {}",
+                        self.solution[cell]
+                    ));
+                }
+                self.cells[cell] = match effect {
+                    Effect::Place { .. } => CellState::Value(value),
+                    Effect::Mark { .. } => CellState::Empty,
+                    _ => CellState::Unknown,
+                };
+                self.after_move();
+                Ok(effect)
+            }
+            Key::Escape | Key::Alt(_) | Key::Ctrl(_) | Key::Tab | Key::AltTap => {
+                Err(format!("{key:?} is a menu key, not part of typing"))
+            }
+        }
+    }
+
+    /// The effect of a click on a cell (the caller proved the click lands in that cell).
+    pub fn click(&mut self, button: MouseButton, cell: usize) -> Result<Effect, String> {
+        let (x, y) = (cell % self.side, cell / self.side);
+        let here = self.cursor() == Some(cell);
+        let maybe_here =
+            (self.col.0..=self.col.1).contains(&x) && (self.row.0..=self.row.1).contains(&y);
+        let state = self.cells[cell];
+        if state == CellState::Unknown {
+            return Err(format!("click on cell {cell} of unknown content"));
+        }
+        let select = |t: &mut Tracker, pencil: bool| {
+            (t.col, t.row, t.shown, t.pencil) = ((x, x), (y, y), Some(true), Some(pencil));
+        };
+        match button {
+            MouseButton::Left if state == CellState::Given => self.shown = Some(false),
+            MouseButton::Left => {
+                let toggles_off = self.shown != Some(false) && self.pencil != Some(true);
+                if here && self.shown == Some(true) && self.pencil == Some(false) {
+                    self.shown = Some(false);
+                } else if maybe_here && toggles_off {
+                    // Either deselected or selected: the mode is normal either way.
+                    (self.col, self.row, self.shown, self.pencil) =
+                        ((x, x), (y, y), None, Some(false));
+                } else {
+                    select(self, false);
+                }
+            }
+            MouseButton::Right if state != CellState::Empty => self.shown = Some(false),
+            MouseButton::Right => {
+                let toggles_off = self.shown != Some(false) && self.pencil != Some(false);
+                if here && self.shown == Some(true) && self.pencil == Some(true) {
+                    self.shown = Some(false);
+                } else if maybe_here && toggles_off {
+                    (self.col, self.row, self.shown, self.pencil) = ((x, x), (y, y), None, None);
+                } else {
+                    select(self, true);
+                }
+            }
+        }
+        self.keyboard = Some(false);
+        Ok(Effect::Selection)
+    }
+
+    /// The selected cell, if a cell is provably selected and known.
+    fn selected(&self, what: &str) -> Result<usize, String> {
+        if self.shown != Some(true) {
+            return Err(format!("{what} with no cell known to be selected"));
+        }
+        self.cursor().ok_or_else(|| format!("{what} with the cursor position unknown"))
+    }
+
+    /// After a move: a mouse selection disappears, the keyboard cursor stays.
+    fn after_move(&mut self) {
+        match self.keyboard {
+            Some(true) => {}
+            Some(false) => self.shown = Some(false),
+            None => self.shown = None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Geometry;
+
+    /// A valid 25x25 grid (pattern solution) with a few cells emptied or set wrong.
+    fn grids() -> (Grid, Grid, Grid) {
+        let g = std::sync::Arc::new(Geometry::boxed(5, 5).expect("5x5"));
+        let side = 25;
+        let sol: Vec<u8> = (0..side * side)
+            .map(|i| {
+                let (r, c) = (i / side, i % side);
+                ((5 * (r % 5) + r / 5 + c) % side + 1) as u8
+            })
+            .collect();
+        let solution = Grid::new(g.clone(), sol.clone()).expect("grid");
+        assert!(solution.conflict().is_none());
+        let mut givens = sol.clone();
+        givens[0] = 0;
+        givens[1] = 0;
+        let givens = Grid::new(g.clone(), givens).expect("grid");
+        let mut board = givens.clone();
+        board.set(1, Some(if sol[1] == 23 { 1 } else { 23 })).expect("wrong value");
+        (board, givens, solution)
+    }
+
+    #[test]
+    fn a_letter_is_refused_until_the_cursor_and_mode_are_known() {
+        let (board, givens, solution) = grids();
+        let mut t = Tracker::new(&board, &givens, &solution);
+        let v0 = symbol::to_char(solution.cells()[0], 25, symbol::Style::Solo).expect("c");
+        assert!(t.step(Key::Char(v0), Allow::Values).is_err(), "no cursor");
+        for _ in 0..25 {
+            t.step(Key::Up, Allow::Values).expect("arrow");
+        }
+        assert_eq!(t.cursor(), None, "rows known, columns not");
+        for _ in 0..25 {
+            t.step(Key::Left, Allow::Values).expect("arrow");
+        }
+        assert_eq!(t.cursor(), Some(0));
+        assert!(t.step(Key::Char(v0), Allow::Values).is_err(), "pencil mode unknown");
+        assert_eq!(
+            t.step(Key::Char(v0), Allow::Probe),
+            Ok(Effect::PlaceOrMark { cell: 0, value: solution.cells()[0] })
+        );
+        assert_eq!(t.cell(0), CellState::Unknown, "until read back");
+    }
+
+    #[test]
+    fn pencil_mode_on_a_filled_cell_is_refused() {
+        let (board, givens, solution) = grids();
+        let mut t = Tracker::new(&board, &givens, &solution);
+        t.step(Key::Right, Allow::Values).expect("arrow");
+        for _ in 0..25 {
+            t.step(Key::Up, Allow::Values).expect("arrow");
+            t.step(Key::Left, Allow::Values).expect("arrow");
+        }
+        t.step(Key::Right, Allow::Values).expect("arrow");
+        assert_eq!(t.cursor(), Some(1));
+        t.learn(true, 1, Some(board.cells()[1]));
+        let c = symbol::to_char(solution.cells()[1], 25, symbol::Style::Solo).expect("c");
+        let err = t.step(Key::Char(c), Allow::Probe).expect_err("rejected by Solo");
+        assert!(err.contains("pencil mode on the filled cell"), "{err}");
+        assert!(t.step(Key::Backspace, Allow::Probe).is_err());
+        t.step(Key::Return, Allow::Values).expect("mode");
+        assert_eq!(t.pencil(), Some(false));
+        assert_eq!(
+            t.step(Key::Char(c), Allow::Values),
+            Ok(Effect::Place { cell: 1, value: solution.cells()[1] })
+        );
+        // A wrong value is never proven, even in normal mode.
+        let wrong = symbol::to_char(solution.cells()[1] % 25 + 1, 25, symbol::Style::Solo);
+        assert!(t.step(Key::Char(wrong.expect("c")), Allow::Values).is_err());
+    }
+
+    #[test]
+    fn clicks_set_the_mode() {
+        let (board, givens, solution) = grids();
+        let mut t = Tracker::new(&board, &givens, &solution);
+        t.click(MouseButton::Left, 5).expect("given");
+        t.click(MouseButton::Left, 0).expect("empty cell");
+        assert_eq!((t.pencil(), t.cursor()), (Some(false), Some(0)));
+        let c = symbol::to_char(solution.cells()[0], 25, symbol::Style::Solo).expect("c");
+        assert!(matches!(t.step(Key::Char(c), Allow::Values), Ok(Effect::Place { .. })));
+        // The mouse selection went away with the value.
+        assert!(t.step(Key::Char(c), Allow::Values).is_err());
+    }
+}
