@@ -130,6 +130,11 @@ pub fn parse_all(
     puzzles.into_iter().map(|lines| (lines[0].0, read_puzzle(&lines, geometry))).collect()
 }
 
+/// How many characters come before the first `c` of `text` (all of them if there is none).
+fn chars_before(text: &str, c: char) -> usize {
+    text.find(c).map_or(text.chars().count(), |i| text[..i].chars().count())
+}
+
 /// Where in a line its trimmed text starts, for 1-based columns.
 fn indent(l: &str) -> usize {
     l.chars().count() - l.trim_start().chars().count()
@@ -155,7 +160,7 @@ fn read_puzzle(
                         format!("the '{key}' setting must come before the grid line and the cages"),
                     ));
                 }
-                let column = at + text.find(':').unwrap_or(0) + 2;
+                let column = at + chars_before(text, ':') + 2;
                 match key.as_str() {
                     "box" => shape = Some((n, box_setting(value, n, column)?)),
                     "regions" => shape = Some((n, regions_setting(value, n, column)?)),
@@ -295,11 +300,13 @@ fn cage_line(l: &str, n: usize) -> Result<RawCage, ParseError> {
     let at = indent(l);
     let text = l.trim();
     let colon = text.find(':').unwrap_or(0);
+    // Columns count characters; `colon` is a byte index.
+    let colon_column = at + text[..colon].chars().count() + 1;
     let sum: u32 = text[..colon].trim().parse().map_err(|_| {
         syntax(n, at + 1, format!("'{}' is too large for a cage sum", text[..colon].trim()))
     })?;
     let mut cells = Vec::new();
-    let mut column = at + colon + 2;
+    let mut column = colon_column + 1;
     for piece in text[colon + 1..].split_inclusive([' ', '\t', ',']) {
         let token = piece.trim_end_matches([' ', '\t', ',']);
         if !token.is_empty() {
@@ -315,7 +322,7 @@ fn cage_line(l: &str, n: usize) -> Result<RawCage, ParseError> {
         column += piece.chars().count();
     }
     if cells.is_empty() {
-        return Err(syntax(n, at + colon + 2, format!("the cage with sum {sum} lists no cells")));
+        return Err(syntax(n, colon_column + 1, format!("the cage with sum {sum} lists no cells")));
     }
     Ok(RawCage { line: n, sum, cells })
 }
@@ -477,5 +484,17 @@ mod tests {
         assert!(error("colour: red\n................").contains("'colour' is not a setting"));
         assert!(error("................").contains("no cages"));
         assert!(error("3: r1c1 r1c2\n7: r1c3").contains("no square grid"));
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        // U+0085 (two bytes in UTF-8) is whitespace to `trim`: the sum reads, the column after
+        // the colon is the 8th character, not the 9th byte. Found by the fuzz smoke.
+        assert_eq!(error("68513\u{85}:"), "line 1, column 8: the cage with sum 68513 lists no cells");
+        assert_eq!(
+            error("5\u{85}: r1c1 ✗"),
+            "line 1, column 10: '✗' is not a cell; write cells as r1c1 (row 1, column 1)"
+        );
+        assert!(error("box\u{85}: 5\n................").contains("line 1, column 6:"));
     }
 }
