@@ -490,7 +490,10 @@ mod tests {
     fn columns_count_characters_not_bytes() {
         // U+0085 (two bytes in UTF-8) is whitespace to `trim`: the sum reads, the column after
         // the colon is the 8th character, not the 9th byte. Found by the fuzz smoke.
-        assert_eq!(error("68513\u{85}:"), "line 1, column 8: the cage with sum 68513 lists no cells");
+        assert_eq!(
+            error("68513\u{85}:"),
+            "line 1, column 8: the cage with sum 68513 lists no cells"
+        );
         assert_eq!(
             error("5\u{85}: r1c1 ✗"),
             "line 1, column 10: '✗' is not a cell; write cells as r1c1 (row 1, column 1)"
