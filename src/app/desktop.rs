@@ -62,6 +62,16 @@ fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
         show_thinking: args.show_thinking,
         step_delay: Duration::from_millis(args.step_delay),
         stop_after: args.stop_after,
+        scale: super::logic_input::scale(args.scale),
+        // Each step's text on standard output as it is played, flushed at once.
+        tell: args.show_thinking.then(|| {
+            desktop::thinking::Tell(Arc::new(|text: &str| {
+                use std::io::Write;
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{text}");
+                let _ = out.flush();
+            }))
+        }),
         ..Options::default()
     })
 }

@@ -2,6 +2,8 @@
 
 use clap::{Args, ValueEnum};
 
+use super::grade::ScaleArg;
+
 /// Arguments of `sudobot desktop`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
@@ -9,7 +11,7 @@ Examples:
   sudobot desktop --auto                      find the Solo window, solve it by keyboard, confirm
   sudobot desktop --auto --stats              ... and print the timings
   sudobot desktop --auto --input mouse --origin 48,73 --step 48
-  sudobot desktop --auto --show-thinking --step-delay 200
+  sudobot desktop --auto --show-thinking --step-delay 200   pencil marks, then the engine's steps
   sudobot desktop                             interactive: F1 origin, F4 step (twice), F3 walk,
                                               F2 read + solve + type, Esc abort
 
@@ -36,13 +38,21 @@ pub struct DesktopArgs {
     #[arg(long, value_name = "PX")]
     pub step: Option<f64>,
 
-    /// Show the thinking: pencil in all candidates, then place values in solving order.
+    /// Show the thinking: pencil in all candidates, then play the technique engine's path in
+    /// its order (eliminations remove pencil marks, placements type values), printing each
+    /// step's text as `sudobot explain` does. A Guess step, where the scale's techniques run
+    /// out, places the solution's value.
     #[arg(long)]
     pub show_thinking: bool,
 
-    /// Pause between show-thinking moves, in milliseconds.
+    /// Pause after each show-thinking step, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub step_delay: u64,
+
+    /// With --show-thinking: the technique set and order, score (sudobot's, the default) or
+    /// solo (Simon Tatham's Solo).
+    #[arg(long, value_enum, requires = "show_thinking", default_value_t = ScaleArg::Score)]
+    pub scale: ScaleArg,
 
     /// With --show-thinking: stop after placing this many values, leaving the pencil marks.
     #[arg(long, value_name = "N", requires = "show_thinking")]

@@ -91,6 +91,8 @@ pub struct FakeSolo {
     pub save_confirms_lost: usize,
     /// Save files written.
     pub saves: Vec<std::path::PathBuf>,
+    /// Every pause: the number of moves made before it, and its length.
+    pub pauses: Vec<(usize, Duration)>,
 }
 
 impl FakeSolo {
@@ -139,6 +141,7 @@ impl FakeSolo {
             save_dialog: None,
             save_confirms_lost: 0,
             saves: Vec::new(),
+            pauses: Vec::new(),
         }
     }
 
@@ -249,6 +252,14 @@ impl FakeSolo {
                 if self.immutable[i] || (self.hpencil && self.grid[i] != 0) {
                     return;
                 }
+                // Clearing an empty cell without marks is no move (solo.c: hides a mouse
+                // selection, else the key is rejected; Backspace is no command).
+                if self.grid[i] == 0 && self.pencil[i] == 0 {
+                    if !self.hcursor {
+                        self.hshow = false;
+                    }
+                    return;
+                }
                 self.grid[i] = 0;
                 self.pencil[i] = 0;
                 self.moves.push(format!("R{},{},0", self.hx, self.hy));
@@ -261,6 +272,15 @@ impl FakeSolo {
                 let i = self.hy * side + self.hx;
                 if self.immutable[i] || (self.hpencil && self.grid[i] != 0) {
                     return self.rejected(key);
+                }
+                // The value the cell already holds, with no marks: no move; rejected (a command
+                // letter fires) with the keyboard cursor, the selection hidden with the mouse.
+                if !self.hpencil && self.grid[i] == v && self.pencil[i] == 0 {
+                    if self.hcursor {
+                        return self.rejected(key);
+                    }
+                    self.hshow = false;
+                    return;
                 }
                 if self.hpencil {
                     self.pencil[i] ^= 1 << (v - 1);
@@ -480,6 +500,7 @@ impl Desktop for FakeSolo {
     }
 
     fn pause(&mut self, duration: Duration) {
+        self.pauses.push((self.moves.len(), duration));
         self.now += duration.max(Duration::from_micros(1));
     }
 

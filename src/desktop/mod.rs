@@ -8,7 +8,8 @@
 //! - [`menu`]: Game-menu navigation per front end (GTK vs Windows).
 //! - [`game`]: reading the game ID (Specific...) and the board (Copy) with bounded waits.
 //! - [`fill`]: what to type and in which order, by keyboard cursor or mouse.
-//! - [`thinking`]: the show-thinking display (pencil marks, then values in solving order).
+//! - [`thinking`]: the show-thinking display (pencil marks, then the technique engine's steps:
+//!   eliminations and placements, each step's text told as it is played).
 //! - [`interactive`]: the hotkey session (F1 origin, F4 step, F3 walk, F2 solve, Esc abort);
 //!   [`hotkeys`] listens for those keys (X11 RECORD, Windows `RegisterHotKey`).
 //!
@@ -224,6 +225,9 @@ pub enum DesktopError {
     /// The user pressed Esc.
     #[error("aborted (Esc or Ctrl-C); keys released")]
     Aborted,
+    /// The technique engine could not explain the board (show-thinking).
+    #[error("the technique engine cannot explain the board: {0}; nothing was typed")]
+    Logic(#[from] crate::logic::LogicError),
     /// The hotkey listener failed.
     #[error("cannot listen for hotkeys: {0}")]
     Hotkeys(String),
@@ -320,6 +324,10 @@ pub struct Options {
     pub step_delay: Duration,
     /// Show thinking: stop after placing this many values (pencil marks stay for inspection).
     pub stop_after: Option<usize>,
+    /// Show thinking: the technique engine's scale (its techniques and their order).
+    pub scale: crate::logic::Scale,
+    /// Show thinking: receives the text of each step as it is played.
+    pub tell: Option<thinking::Tell>,
     /// Set to abort between moves (Esc in interactive mode).
     pub abort: Option<Arc<AtomicBool>>,
     /// Escapes the bot itself is about to send, so a hotkey listener that also sees synthetic
@@ -338,6 +346,8 @@ impl Default for Options {
             show_thinking: false,
             step_delay: Duration::from_millis(100),
             stop_after: None,
+            scale: crate::logic::Scale::Score,
+            tell: None,
             abort: None,
             own_escapes: None,
         }
@@ -648,8 +658,9 @@ fn probe_pencil_mode<D: Desktop + ?Sized>(
     Ok(sent)
 }
 
-/// Show thinking: establishes the mode (keyboard), then pencils in the candidates and places
-/// values in solving order, every key proven first. Returns values placed and actions sent.
+/// Show thinking: establishes the mode (keyboard), then plays the technique engine's path
+/// (pencilled candidates, eliminations, placements), every key proven first. Returns values
+/// placed and actions sent.
 fn show_thinking<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
@@ -659,10 +670,10 @@ fn show_thinking<D: Desktop + ?Sized>(
     let givens = &state.id.grid;
     let mut tracker = model::Tracker::new(&state.board, givens, solution);
     let mut board = state.board.clone();
+    let mut keys = keys::Keys::new(solution.side());
     let mut sent = 0;
     if opts.input == Input::Keyboard {
         let todo = fill::cells_to_type(&state.board, solution);
-        let mut keys = keys::Keys::new(solution.side());
         sent += probe_pencil_mode(
             desktop,
             opts,
@@ -685,7 +696,7 @@ fn show_thinking<D: Desktop + ?Sized>(
             fill::perform(desktop, opts, &back)?;
             sent += back.len();
         }
-        // A wrong value the probe cleared is typed again by the plan's corrections.
+        // A wrong value the probe cleared is placed again by the engine.
         for i in 0..board.cells().len() {
             if let model::CellState::Value(v) = tracker.cell(i) {
                 let _ = board.set(i, Some(v));
@@ -694,10 +705,9 @@ fn show_thinking<D: Desktop + ?Sized>(
             }
         }
     }
-    let actions = thinking::plan(opts, givens, &board, solution)?;
-    let effects = fill::check(&mut tracker, &actions, model::Allow::Marks)?;
-    fill::perform(desktop, opts, &actions)?;
-    Ok((fill::placed(&effects), sent + actions.len()))
+    let show = thinking::plan(opts, &mut keys, &mut tracker, givens, &board, solution)?;
+    thinking::perform(desktop, opts, &show)?;
+    Ok((show.placed(), sent + show.actions()))
 }
 
 /// Fills in the mouse grid from the game window when the user gave none, and checks every

@@ -62,8 +62,16 @@ pub enum Effect {
         /// Reading-order index.
         cell: usize,
     },
-    /// A pencil mark was toggled (a move).
+    /// A pencil mark was toggled (a move): on, or with the cell's marks unknown (a probe's
+    /// plan only).
     Mark {
+        /// Reading-order index.
+        cell: usize,
+        /// Value.
+        value: u8,
+    },
+    /// A pencil mark known to be there was toggled off (a move).
+    Unmark {
         /// Reading-order index.
         cell: usize,
         /// Value.
@@ -98,7 +106,8 @@ pub enum Effect {
 pub enum Allow {
     /// Only values placed (the solution's) and cells cleared.
     Values,
-    /// Also pencil marks in empty cells (show-thinking).
+    /// Also pencil marks in empty cells whose marks are known (show-thinking): every pencil key
+    /// is proven to add a mark that is not there or to remove one that is.
     Marks,
     /// Also one probe of the unknown pencil mode.
     Probe,
@@ -119,6 +128,9 @@ pub struct Tracker {
     shown: Option<bool>,
     keyboard: Option<bool>,
     pencil: Option<bool>,
+    /// Pencil marks of each cell (bit v-1 for v), when known: Copy does not show them, so the
+    /// marks of an empty cell are unknown until a Backspace clears them; a value clears them.
+    marks: Vec<Option<u64>>,
 }
 
 impl Tracker {
@@ -126,13 +138,14 @@ impl Tracker {
     /// puzzle, the values allowed from the solution.
     pub fn new(board: &Grid, givens: &Grid, solution: &Grid) -> Tracker {
         let side = board.side();
-        let cells = (0..side * side)
+        let cells: Vec<CellState> = (0..side * side)
             .map(|i| match (givens.get(i), board.get(i)) {
                 (Some(_), _) => CellState::Given,
                 (None, Some(v)) => CellState::Value(v),
                 (None, None) => CellState::Empty,
             })
             .collect();
+        let marks = cells.iter().map(|&c| (c != CellState::Empty).then_some(0)).collect();
         Tracker {
             side,
             solution: solution.cells().to_vec(),
@@ -142,6 +155,7 @@ impl Tracker {
             shown: None,
             keyboard: None,
             pencil: None,
+            marks,
         }
     }
 
@@ -155,6 +169,11 @@ impl Tracker {
             }
         }
         tracker
+    }
+
+    /// The pencil marks of a cell (bit v-1 for v), when known.
+    pub fn marks(&self, index: usize) -> Option<u64> {
+        self.marks[index]
     }
 
     /// The pencil mode, when known.
@@ -178,6 +197,8 @@ impl Tracker {
         self.pencil = Some(pencil);
         if self.cells[cell] != CellState::Given {
             self.cells[cell] = now.map_or(CellState::Empty, CellState::Value);
+            // A value has no marks; an empty cell's marks were unknown before the probe.
+            self.marks[cell] = now.map(|_| 0);
         }
     }
 
@@ -240,9 +261,10 @@ impl Tracker {
                         ));
                     }
                 };
-                self.cells[cell] = match effect {
-                    Effect::Clear { .. } => CellState::Empty,
-                    _ => CellState::Unknown,
+                (self.cells[cell], self.marks[cell]) = match effect {
+                    // Solo's clear (`R x,y,0`) also removes every pencil mark of the cell.
+                    Effect::Clear { .. } => (CellState::Empty, Some(0)),
+                    _ => (CellState::Unknown, None),
                 };
                 self.after_move();
                 Ok(effect)
@@ -272,9 +294,29 @@ impl Tracker {
                     (_, CellState::Unknown) => {
                         return Err(format!("'{c}' on cell {cell} of unknown content{danger}"));
                     }
+                    // Blind (Killer): the value may be the player's already; Solo makes no
+                    // move then, and the selection ends as after a move.
+                    (Some(false), CellState::Value(v)) if v == value && blind => {
+                        Effect::Place { cell, value }
+                    }
+                    (Some(false), CellState::Value(v)) if v == value => {
+                        return Err(format!(
+                            "'{c}' on cell {cell}, which already holds it: Solo rejects it{danger}"
+                        ));
+                    }
                     (Some(false), _) => Effect::Place { cell, value },
                     (Some(true), CellState::Empty) if allow != Allow::Values => {
-                        Effect::Mark { cell, value }
+                        match self.marks[cell] {
+                            Some(m) if m & 1 << (value - 1) != 0 => Effect::Unmark { cell, value },
+                            Some(_) => Effect::Mark { cell, value },
+                            None if allow == Allow::Marks => {
+                                return Err(format!(
+                                    "'{c}' in pencil mode on cell {cell}, whose pencil marks are \
+                                     unknown: it may add or remove {c}"
+                                ));
+                            }
+                            None => Effect::Mark { cell, value },
+                        }
                     }
                     (Some(true), CellState::Empty) => {
                         return Err(format!("'{c}' in pencil mode would only mark cell {cell}"));
@@ -312,10 +354,13 @@ impl Tracker {
                     }
                     _ => {}
                 }
-                self.cells[cell] = match effect {
-                    Effect::Place { .. } => CellState::Value(value),
-                    Effect::Mark { .. } => CellState::Empty,
-                    _ => CellState::Unknown,
+                let bit = 1u64 << (value - 1);
+                (self.cells[cell], self.marks[cell]) = match effect {
+                    Effect::Place { .. } => (CellState::Value(value), Some(0)),
+                    Effect::Mark { .. } | Effect::Unmark { .. } => {
+                        (CellState::Empty, self.marks[cell].map(|m| m ^ bit))
+                    }
+                    _ => (CellState::Unknown, None),
                 };
                 self.after_move();
                 Ok(effect)
@@ -524,5 +569,37 @@ mod tests {
         assert!(matches!(t.step(Key::Char(c), Allow::Values), Ok(Effect::Place { .. })));
         // The mouse selection went away with the value.
         assert!(t.step(Key::Char(c), Allow::Values).is_err());
+    }
+
+    #[test]
+    fn pencil_keys_are_proven_only_on_known_marks() {
+        let (board, givens, solution) = grids();
+        let mut t = Tracker::new(&board, &givens, &solution);
+        for _ in 0..25 {
+            t.step(Key::Up, Allow::Marks).expect("arrow");
+            t.step(Key::Left, Allow::Marks).expect("arrow");
+        }
+        t.learn(true, 0, None);
+        assert_eq!(t.marks(0), None, "Copy shows no marks");
+        let c = symbol::to_char(3, 25, symbol::Style::Solo).expect("c");
+        let err = t.step(Key::Char(c), Allow::Marks).expect_err("unknown marks");
+        assert!(err.contains("unknown"), "{err}");
+        assert_eq!(t.step(Key::Backspace, Allow::Marks), Ok(Effect::Clear { cell: 0 }));
+        assert_eq!(t.marks(0), Some(0));
+        assert_eq!(t.step(Key::Char(c), Allow::Marks), Ok(Effect::Mark { cell: 0, value: 3 }));
+        assert_eq!(t.marks(0), Some(0b100));
+        assert_eq!(t.step(Key::Char(c), Allow::Marks), Ok(Effect::Unmark { cell: 0, value: 3 }));
+        assert_eq!(t.marks(0), Some(0));
+        // Marks only: not allowed when only values are.
+        assert!(t.step(Key::Char(c), Allow::Values).is_err());
+        // A value clears the cell's marks; typing it again would be rejected (a command key).
+        t.step(Key::Char(c), Allow::Marks).expect("mark");
+        t.step(Key::Return, Allow::Marks).expect("mode");
+        let v = solution.cells()[0];
+        let vc = symbol::to_char(v, 25, symbol::Style::Solo).expect("c");
+        assert_eq!(t.step(Key::Char(vc), Allow::Marks), Ok(Effect::Place { cell: 0, value: v }));
+        assert_eq!((t.cell(0), t.marks(0)), (CellState::Value(v), Some(0)));
+        let err = t.step(Key::Char(vc), Allow::Marks).expect_err("same value");
+        assert!(err.contains("already holds"), "{err}");
     }
 }

@@ -7,6 +7,8 @@ use super::fake::FakeSolo;
 use super::keys::{Key, is_command_key};
 use super::{DesktopError, Input, MouseGrid, Options, Platform, run_auto};
 use crate::format::solo_id;
+use crate::grid::Grid;
+use crate::logic::{self, Board, Scale};
 
 const GAMES: &str = include_str!("../../tests/fixtures/desktop/games.txt");
 
@@ -74,6 +76,9 @@ fn killer_replaces_what_the_player_left_in_either_mode() {
             // Wrong values, right values, pencil marks, and the mode and cursor left anywhere.
             game.grid[0] = solution.cells()[0] % 9 + 1;
             game.grid[1] = solution.cells()[1];
+            // The player typed them: moves in the game's history, as in Solo.
+            game.moves.push(format!("R0,0,{}", game.grid[0]));
+            game.moves.push(format!("R1,0,{}", game.grid[1]));
             game.pencil[2] = 0b1_0110_1001;
             game.pencil[40] = 1 << (solution.cells()[40] - 1);
             (game.hx, game.hy, game.hshow, game.hpencil, game.hcursor) = (4, 4, true, pencil, true);
@@ -213,28 +218,178 @@ fn mouse_starting_on_a_selected_cell_never_types_into_nothing() {
     assert_solved(&game, "5x5");
 }
 
+/// A puzzle whose path (score scale) has Naked and Hidden Pairs, X-Wings and a Skyscraper.
+const XWING: &str = "3x3:a6c5_9b9b7b5d1e6c4a6a7a2g8a8a2a3c1e4d8b1b3b9_5c2a";
+
+/// The pause that ends each show-thinking step in these tests (fake time).
+const STEP: Duration = Duration::from_millis(7);
+
+/// Runs show-thinking on a fresh fake game, collecting the told texts.
+fn show(id_text: &str, input: Input, scale: Scale, stop: Option<usize>) -> (FakeSolo, Vec<String>) {
+    let mut game = FakeSolo::new(id_text);
+    let told = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let sink = std::sync::Arc::clone(&told);
+    let o = Options {
+        show_thinking: true,
+        step_delay: STEP,
+        stop_after: stop,
+        scale,
+        input,
+        tell: Some(super::thinking::Tell(std::sync::Arc::new(move |t: &str| {
+            sink.lock().expect("lock").push(t.to_string())
+        }))),
+        ..opts()
+    };
+    run_auto(&mut game, &o).unwrap_or_else(|e| panic!("{id_text}: {e}"));
+    let texts = told.lock().expect("lock").clone();
+    (game, texts)
+}
+
+/// Checks the moves the fake game recorded against the engine's path, step by step (each
+/// step's input ends with a pause of [`STEP`]): the setup leaves every open cell's candidates
+/// as pencil marks; a step's moves are its placements (`R`) and pencil toggles (`P`) that each
+/// turn a mark off, after which values and marks are the engine's board. Returns the steps
+/// shown and the P moves of each.
+fn check_moves(game: &FakeSolo, puzzle: &Grid, texts: &[String], scale: Scale) -> Vec<usize> {
+    let path = logic::explain(puzzle, scale).expect("path");
+    let side = puzzle.side();
+    let n = side * side;
+    let ends: Vec<usize> =
+        game.pauses.iter().filter(|&&(_, d)| d == STEP).map(|&(at, _)| at).collect();
+    assert!(!ends.is_empty(), "no step was played");
+    assert_eq!(ends.len() - 1, texts.len(), "one pause per step and one after the setup");
+    let mut board = Board::new(puzzle).expect("board");
+    let (mut values, mut marks) = (puzzle.cells().to_vec(), vec![0u64; n]);
+    let replay = |m: &str, values: &mut Vec<u8>, marks: &mut Vec<u64>| -> (char, usize, u8) {
+        let nums: Vec<usize> = m[1..].split(',').map(|x| x.parse().expect("number")).collect();
+        let (i, v) = (nums[1] * side + nums[0], nums[2] as u8);
+        match (m.as_bytes()[0], v) {
+            (b'P', v) if v > 0 => marks[i] ^= 1 << (v - 1),
+            _ => (values[i], marks[i]) = (v, 0),
+        }
+        (m.as_bytes()[0] as char, i, v)
+    };
+    let same = |board: &Board, values: &[u8], marks: &[u64], what: &str| {
+        for i in 0..n {
+            assert_eq!(values[i], board.value(i), "{what}: value of cell {i}");
+            assert_eq!(marks[i], board.cands(i), "{what}: pencil marks of cell {i}");
+        }
+    };
+    for m in &game.moves[..ends[0]] {
+        replay(m, &mut values, &mut marks);
+    }
+    same(&board, &values, &marks, "after pencilling");
+    let mut unmarks = Vec::new();
+    for (k, step) in path.steps.iter().enumerate().take(texts.len()) {
+        assert_eq!(texts[k], step.text(), "step {k}");
+        logic::apply(&mut board, step);
+        let mut p = 0;
+        for m in &game.moves[ends[k]..ends[k + 1]] {
+            let was = marks.clone();
+            let (kind, i, v) = replay(m, &mut values, &mut marks);
+            match kind {
+                'R' => assert!(step.place.contains(&(i, v)), "{}: {m} is no placement", texts[k]),
+                _ => {
+                    assert!(was[i] >> (v - 1) & 1 == 1, "{}: {m} adds a mark", texts[k]);
+                    p += 1;
+                }
+            }
+        }
+        same(&board, &values, &marks, &texts[k]);
+        unmarks.push(p);
+    }
+    unmarks
+}
+
 #[test]
-fn show_thinking_leaves_candidates_as_pencil_marks() {
+fn show_thinking_plays_the_engine_path_with_pencil_marks() {
+    let mouse = Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 }));
+    for input in [Input::Keyboard, mouse] {
+        let puzzle = solo_id::parse(XWING).expect("id");
+        let (game, texts) = show(XWING, input.clone(), Scale::Score, None);
+        assert!(game.board().is_solution_of(&puzzle), "{input:?}: solved");
+        assert!(game.fired.is_empty(), "{:?}", game.fired);
+        let path = logic::explain(&puzzle, Scale::Score).expect("path");
+        assert_eq!(texts.len(), path.steps.len(), "every step told");
+        let unmarks = check_moves(&game, &puzzle, &texts, Scale::Score);
+        // The X-Wings and pairs are played as exactly their eliminations.
+        for (k, step) in path.steps.iter().enumerate() {
+            if step.text().starts_with("X-Wing") || step.text().starts_with("Naked Pair") {
+                assert_eq!(unmarks[k], step.eliminate.len(), "{}", step.text());
+            }
+        }
+        assert!(texts.iter().filter(|t| t.starts_with("X-Wing")).count() >= 2);
+        assert!(!game.hpencil, "left in normal mode");
+    }
+}
+
+#[test]
+fn show_thinking_stops_after_n_values_and_finishes_later() {
+    let mouse = Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 }));
+    for input in [Input::Keyboard, mouse] {
+        let puzzle = solo_id::parse(id("3x3du")).expect("id");
+        let (mut game, texts) = show(id("3x3du"), input.clone(), Scale::Score, Some(4));
+        assert_eq!(game.board().filled(), puzzle.filled() + 4);
+        check_moves(&game, &puzzle, &texts, Scale::Score);
+        assert!(game.fired.is_empty());
+        // Finishing from there solves it (marks left by the first run are cleared first).
+        let rest = Options { show_thinking: true, step_delay: Duration::ZERO, input, ..opts() };
+        run_auto(&mut game, &rest).expect("solved");
+        assert_solved(&game, "3x3du");
+    }
+}
+
+#[test]
+fn show_thinking_guesses_the_solution_value_where_the_scale_runs_out() {
+    // On Solo's scale the Unreasonable fixture needs guesses.
+    let puzzle = solo_id::parse(id("3x3du")).expect("id");
+    let (game, texts) = show(id("3x3du"), Input::Keyboard, Scale::Solo, None);
+    assert!(game.board().is_solution_of(&puzzle));
+    assert!(texts.iter().any(|t| t.starts_with("Guess: ")), "{texts:?}");
+    check_moves(&game, &puzzle, &texts, Scale::Solo);
+}
+
+#[test]
+fn show_thinking_clears_wrong_values_and_stray_marks() {
+    let puzzle = solo_id::parse(id("3x3du")).expect("id");
+    let solution = super::unique_solution(&puzzle).expect("unique");
+    let empty: Vec<usize> = (0..81).filter(|&i| puzzle.get(i).is_none()).collect();
     for input in [Input::Keyboard, Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 }))] {
         let mut game = FakeSolo::new(id("3x3du"));
+        game.grid[empty[0]] = solution.cells()[empty[0]] % 9 + 1; // wrong
+        game.grid[empty[1]] = solution.cells()[empty[1]]; // right
+        game.pencil[empty[2]] = 0b1_0110_1001; // stray marks
+        game.pencil[empty[3]] = 0b1_1111_1111;
         let o = Options {
             show_thinking: true,
-            stop_after: Some(4),
+            stop_after: Some(1),
             step_delay: Duration::ZERO,
             input,
             ..opts()
         };
         run_auto(&mut game, &o).expect("ran");
         let board = game.board();
-        let puzzle = solo_id::parse(id("3x3du")).expect("id");
-        assert_eq!(board.filled(), puzzle.filled() + 4);
-        assert_eq!(game.pencil, super::thinking::candidates(&board));
+        assert_eq!(board.get(empty[0]), None, "the wrong value was cleared");
+        let marks = super::thinking::candidates(&board).expect("valid");
+        // One value placed; every open cell but the placed value's peers shows its candidates.
+        let engine = {
+            let mut start = puzzle.clone();
+            start.set(empty[1], Some(solution.cells()[empty[1]])).expect("right value");
+            let path = logic::explain(&start, Scale::Score).expect("path");
+            let mut b = Board::new(&start).expect("board");
+            for step in &path.steps {
+                logic::apply(&mut b, step);
+                if step.place.iter().any(|&(c, _)| board.get(c).is_some()) {
+                    break;
+                }
+            }
+            b
+        };
+        for (i, (&m, &c)) in game.pencil.iter().zip(&marks).enumerate() {
+            assert_eq!(m, engine.cands(i), "cell {i}");
+            assert_eq!(m & !c, 0, "cell {i}: marks are candidates");
+        }
         assert!(game.fired.is_empty());
-        // Finishing from there solves it.
-        let mut rest = Options { show_thinking: true, step_delay: Duration::ZERO, ..opts() };
-        rest.input = o.input.clone();
-        run_auto(&mut game, &rest).expect("solved");
-        assert_solved(&game, "3x3du");
     }
 }
 
@@ -344,8 +499,11 @@ fn show_thinking_finds_out_a_pencil_mode_left_on() {
         Options { show_thinking: true, stop_after: Some(2), step_delay: Duration::ZERO, ..opts() };
     run_auto(&mut game, &o).expect("ran");
     let board = game.board();
-    assert_eq!(game.pencil, super::thinking::candidates(&board), "marks are the candidates");
-    assert!(!game.hpencil, "left in normal mode");
+    let marks = super::thinking::candidates(&board).expect("valid");
+    for (i, (&m, &c)) in game.pencil.iter().zip(&marks).enumerate() {
+        assert_eq!(m & !c, 0, "cell {i}: only candidates are marked");
+    }
+    assert!(!game.hpencil, "left in normal mode: {:?}", &game.keys[game.keys.len() - 30..]);
     assert!(game.fired.is_empty());
 }
 

@@ -1,229 +1,330 @@
-//! Show thinking: the seed bot's display mode. First every empty cell gets its candidates as
-//! pencil marks, then values go in one at a time in the order a person could find them (naked
-//! and hidden singles; when none is left, the cell with the fewest candidates takes its value
-//! from the solution), and each placed value's pencil marks are removed from the cell's
-//! neighbours, with a pause (`--step-delay`) after every step.
+//! Show thinking: the desktop bot plays the technique engine's path ([`crate::logic::explain`])
+//! on the screen. First the wrong user values are cleared and every open cell gets its
+//! candidates as pencil marks; then each step of the engine, in the engine's order, is told
+//! (its text, as `sudobot explain` prints it) and played: a placement types the value (Solo
+//! clears that cell's marks) and removes the value's mark from the peers that had it; an
+//! elimination removes exactly the step's marks. A Guess step (when the scale's techniques run
+//! out) places the solution's value, and its text says "Guess". `--step-delay` pauses after
+//! every step; `--stop-after N` stops once N values are placed, leaving the marks.
+//!
+//! Every key is proven by the key-safety model before anything is sent: the plan is checked
+//! against a [`Tracker`] step by step, and after every step the model's view of the game (each
+//! cell's value and pencil marks) must equal the engine's board, so no key can add a mark meant
+//! to be removed, place a value in pencil mode or land on another cell. Copy does not show
+//! pencil marks, so the marks an open cell already has are unknown: the plan clears each open
+//! cell (Backspace, which in Solo removes all of a cell's marks in either mode) before writing
+//! its candidates.
 //!
 //! Pencil mode is shared between keyboard and mouse in Solo (notes section 5). With the
-//! keyboard, the bot toggles it with Return and tracks it, assuming the game starts in normal
-//! mode (a fresh game does; so does any game after a left click on a cell). With the mouse, each
-//! mark is a right click then the digit, preceded by a left click on a given cell so that the
-//! right click always selects afresh (builds that keep the pencil highlight would otherwise
-//! toggle the selection off and lose the digit).
+//! keyboard, the bot toggles it with Return and tracks it (the caller finds it out first). With
+//! the mouse, each mark is a right click then the digit, preceded by a left click on a given
+//! cell so that the right click always selects afresh (builds that keep the pencil highlight
+//! would otherwise toggle the selection off and lose the digit).
 
-use super::backend::MouseButton;
-use super::fill::Action;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::backend::{Desktop, MouseButton};
+use super::fill::{self, Action};
 use super::keys::Keys;
+use super::model::{Allow, CellState, Tracker};
 use super::{DesktopError, Input, MouseGrid, Options};
-use crate::grid::Grid;
+use crate::grid::{Cell, Grid};
+use crate::logic::{self, Board};
 
-/// One value placed while showing the thinking.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// The cell (reading-order index).
-    pub cell: usize,
-    /// Its value.
-    pub value: u8,
-    /// Neighbours whose pencil mark for `value` is removed.
-    pub unmark: Vec<usize>,
-}
+/// Where the text of each step goes as the show plays it (the library prints nothing).
+#[derive(Clone)]
+pub struct Tell(pub Arc<dyn Fn(&str) + Send + Sync>);
 
-/// The candidate set of every cell of `grid` (bit v-1 for value v; 0 for filled cells).
-pub fn candidates(grid: &Grid) -> Vec<u64> {
-    let side = grid.side();
-    let all = if side >= 64 { u64::MAX } else { (1u64 << side) - 1 };
-    let mut cands: Vec<u64> = grid.cells().iter().map(|&v| if v == 0 { all } else { 0 }).collect();
-    for house in grid.geometry().houses() {
-        let used = house.cells.iter().fold(0u64, |m, &i| match grid.cells()[i] {
-            0 => m,
-            v => m | 1 << (v - 1),
-        });
-        for &i in &house.cells {
-            cands[i] &= !used;
-        }
+impl std::fmt::Debug for Tell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tell(..)")
     }
-    cands
 }
 
-/// The cells sharing a house with `cell`.
-fn peers(grid: &Grid, cell: usize) -> Vec<usize> {
-    let mut out: Vec<usize> = grid
-        .geometry()
-        .houses()
-        .iter()
-        .filter(|h| h.cells.contains(&cell))
-        .flat_map(|h| h.cells.iter().copied())
-        .filter(|&i| i != cell)
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+/// A part of the show: the setup (clearing wrong values, pencilling the candidates) or one step
+/// of the engine with its text.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    /// The step's text (`None` for the setup).
+    pub text: Option<String>,
+    /// The input, proven by the key model.
+    pub actions: Vec<Action>,
+    /// Values placed.
+    pub placed: usize,
+    /// Pencil marks removed.
+    pub unmarked: usize,
 }
 
-/// The order in which values are placed, starting from `start` (which must agree with
-/// `solution`), with the pencil marks each placement removes.
-pub fn solving_order(start: &Grid, solution: &Grid) -> Vec<Step> {
-    let mut grid = start.clone();
-    let mut marks = candidates(&grid);
-    let mut steps = Vec::new();
-    let side = grid.side();
-    while !grid.is_full() {
-        let cands = candidates(&grid);
-        let naked = (0..cands.len()).find(|&i| grid.cells()[i] == 0 && cands[i].count_ones() == 1);
-        let hidden = || {
-            grid.geometry().houses().iter().find_map(|h| {
-                (0..side).find_map(|bit| {
-                    let mut places = h.cells.iter().filter(|&&i| cands[i] >> bit & 1 == 1);
-                    match (places.next(), places.next()) {
-                        (Some(&i), None) => Some(i),
-                        _ => None,
-                    }
-                })
-            })
-        };
-        let cell = naked.or_else(hidden).unwrap_or_else(|| {
-            (0..cands.len())
-                .filter(|&i| grid.cells()[i] == 0)
-                .min_by_key(|&i| cands[i].count_ones())
-                .unwrap_or(0)
-        });
-        let value = solution.cells()[cell];
-        if value == 0 || grid.set(cell, Some(value)).is_err() {
-            break;
-        }
-        marks[cell] = 0;
-        let bit = 1u64 << (value - 1);
-        let unmark: Vec<usize> =
-            peers(&grid, cell).into_iter().filter(|&p| marks[p] & bit != 0).collect();
-        for &p in &unmark {
-            marks[p] &= !bit;
-        }
-        steps.push(Step { cell, value, unmark });
+/// The whole show, proven.
+#[derive(Clone, Debug, Default)]
+pub struct Show {
+    /// The setup, then one segment per engine step (up to `--stop-after`).
+    pub segments: Vec<Segment>,
+}
+
+impl Show {
+    /// Values the show places.
+    pub fn placed(&self) -> usize {
+        self.segments.iter().map(|s| s.placed).sum()
     }
-    steps
+
+    /// Input actions the show sends.
+    pub fn actions(&self) -> usize {
+        self.segments.iter().map(|s| s.actions.len()).sum()
+    }
+
+    /// The step texts, in order.
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        self.segments.iter().filter_map(|s| s.text.as_deref())
+    }
 }
 
-/// The show-thinking input plan: correct wrong user values, pencil in every candidate, then
-/// place values in solving order (stopping after `opts.stop_after` values if set). The
-/// keyboard plan assumes normal (not pencil) mode; the caller establishes it.
+/// The candidate set of every cell of `grid` as the engine starts from it (bit v-1 for value v;
+/// 0 for filled cells); `None` when the grid breaks a rule.
+pub fn candidates(grid: &Grid) -> Option<Vec<u64>> {
+    let board = Board::new(grid).ok()?;
+    Some((0..grid.cells().len()).map(|i| board.cands(i)).collect())
+}
+
+/// Plans the show from the board as found (`board`: the game's values; the tracker knows the
+/// same), proving every segment against `tracker` as it is built. `keys` carries the keyboard
+/// cursor and pencil mode as the caller left them (keyboard input only).
 pub fn plan(
     opts: &Options,
+    keys: &mut Keys,
+    tracker: &mut Tracker,
     givens: &Grid,
     board: &Grid,
     solution: &Grid,
-) -> Result<Vec<Action>, DesktopError> {
+) -> Result<Show, DesktopError> {
     let side = solution.side();
-    let wrong: Vec<usize> = (0..board.cells().len())
+    let n = side * side;
+    if board.cells() == solution.cells() {
+        return Ok(Show::default());
+    }
+    let wrong: Vec<usize> = (0..n)
         .filter(|&i| board.get(i).is_some() && board.cells()[i] != solution.cells()[i])
         .collect();
-    let mut start = board.clone();
+    // The engine starts from the right values only; it places the cleared ones itself.
+    let right: Vec<u8> = (0..n)
+        .map(|i| if board.cells()[i] == solution.cells()[i] { board.cells()[i] } else { 0 })
+        .collect();
+    let start =
+        Grid::new(solution.geometry_arc().clone(), right).map_err(|_| DesktopError::Unsolvable)?;
+    let path = logic::explain(&start, opts.scale)?;
+    let mut mirror = Board::new(&start).map_err(DesktopError::Invalid)?;
+    let mut input = Builder::new(opts, keys, givens, side)?;
+
+    // Setup: clear the wrong values, then every open cell's unknown marks, then its candidates.
+    let mut order: Vec<usize> = (0..n).filter(|&i| mirror.value(i) == 0).collect();
+    super::keys::snake_order(&mut order, side);
+    input.normal_mode();
     for &i in &wrong {
-        start.set(i, Some(solution.cells()[i])).map_err(|_| DesktopError::Unsolvable)?;
+        input.clear(i, false);
     }
-    let marks = candidates(&start);
-    let steps = solving_order(&start, solution);
+    for &i in &order {
+        input.clear(i, true);
+        for v in values(mirror.cands(i)) {
+            input.mark(i, v);
+        }
+    }
+    let mut show = Show::default();
+    let actions = input.take();
+    prove(tracker, &actions, &mirror, "pencilling the candidates")?;
+    show.segments.push(Segment { text: None, actions, placed: 0, unmarked: 0 });
+
     let limit = opts.stop_after.unwrap_or(usize::MAX);
-    match &opts.input {
-        Input::Keyboard => Ok(keyboard(side, &wrong, &marks, &steps, limit, solution)),
-        Input::Mouse(Some(grid)) => mouse(grid, givens, &wrong, &marks, &steps, limit, solution),
-        Input::Mouse(None) => Err(DesktopError::NoMouseGrid),
+    let mut placed = 0;
+    for step in &path.steps {
+        if placed >= limit {
+            break;
+        }
+        let before = mirror.clone();
+        logic::apply(&mut mirror, step);
+        let mut seg_placed = 0;
+        for &(cell, v) in &step.place {
+            if before.value(cell) == 0 {
+                input.place(cell, v);
+                seg_placed += 1;
+            }
+        }
+        // Every mark the step takes away on a cell that stays open: the placed values' marks
+        // in the peers, or the step's eliminations.
+        let mut unmarked = 0;
+        for i in (0..n).filter(|&i| mirror.value(i) == 0) {
+            for v in values(before.cands(i) & !mirror.cands(i)) {
+                input.unmark(i, v);
+                unmarked += 1;
+            }
+        }
+        let text = step.text();
+        let actions = input.take();
+        prove(tracker, &actions, &mirror, &text)?;
+        placed += seg_placed;
+        show.segments.push(Segment { text: Some(text), actions, placed: seg_placed, unmarked });
     }
+    // Leave the keyboard in normal mode, as the game starts; with the mouse, no selection.
+    input.finish();
+    let tail = input.take();
+    if !tail.is_empty() {
+        prove(tracker, &tail, &mirror, "leaving pencil mode")?;
+        if let Some(last) = show.segments.last_mut() {
+            last.actions.extend(tail);
+        }
+    }
+    Ok(show)
 }
 
-fn keyboard(
+/// Plays a proven show: tells each step's text, sends its input, then pauses `--step-delay`.
+/// Esc or Ctrl-C stops it between two actions, so nothing of a later step is sent.
+pub fn perform<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    show: &Show,
+) -> Result<(), DesktopError> {
+    let aborted = || opts.abort.as_ref().is_some_and(|a| a.load(Ordering::Relaxed));
+    for segment in &show.segments {
+        if aborted() {
+            desktop.release_all();
+            return Err(DesktopError::Aborted);
+        }
+        if let (Some(text), Some(tell)) = (&segment.text, &opts.tell) {
+            (tell.0)(text);
+        }
+        fill::perform(desktop, opts, &segment.actions)?;
+        desktop.pause(opts.step_delay);
+    }
+    Ok(())
+}
+
+/// Checks a segment against the key model, then that the model's view of the game is the
+/// engine's board: the same values, and every open cell's pencil marks its candidates.
+fn prove(
+    tracker: &mut Tracker,
+    actions: &[Action],
+    board: &Board,
+    what: &str,
+) -> Result<(), DesktopError> {
+    fill::check(tracker, actions, Allow::Marks)?;
+    let side = board.side();
+    for i in 0..side * side {
+        let want = board.value(i);
+        let ok = match tracker.cell(i) {
+            CellState::Given => want != 0,
+            CellState::Value(v) => v == want,
+            CellState::Empty => want == 0 && tracker.marks(i) == Some(board.cands(i)),
+            CellState::Unknown => false,
+        };
+        if !ok {
+            return Err(DesktopError::UnsafeKey {
+                reason: format!(
+                    "after {what}, cell {} would be {:?} with pencil marks {:?}, not the engine's \
+                     value {want} with candidates {:#b}",
+                    Cell::from_index(i, side),
+                    tracker.cell(i),
+                    tracker.marks(i),
+                    board.cands(i)
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The values of a candidate mask, ascending.
+fn values(mask: u64) -> impl Iterator<Item = u8> {
+    (0..64u8).filter(move |b| mask >> b & 1 == 1).map(|b| b + 1)
+}
+
+/// Builds the input for placing values, clearing cells and toggling marks, by keyboard cursor
+/// or by mouse.
+struct Builder<'a> {
     side: usize,
-    wrong: &[usize],
-    marks: &[u64],
-    steps: &[Step],
-    limit: usize,
-    solution: &Grid,
-) -> Vec<Action> {
-    let mut keys = Keys::new(side);
-    keys.assume_pencil(false);
-    let mut actions = Vec::new();
-    let flush = |keys: &mut Keys, actions: &mut Vec<Action>| {
-        actions.extend(keys.take().into_iter().map(Action::Key))
-    };
-    for &i in wrong {
-        keys.put(i % side, i / side, solution.cells()[i]);
-    }
-    keys.set_pencil(true);
-    for (i, &m) in marks.iter().enumerate() {
-        if m == 0 {
-            continue;
-        }
-        keys.go_to(i % side, i / side);
-        for v in 1..=side as u8 {
-            if m >> (v - 1) & 1 == 1 {
-                keys.value(v);
-            }
-        }
-    }
-    flush(&mut keys, &mut actions);
-    actions.push(Action::Watch);
-    for step in steps.iter().take(limit) {
-        keys.go_to(step.cell % side, step.cell / side);
-        keys.set_pencil(false);
-        keys.value(step.value);
-        if !step.unmark.is_empty() {
-            keys.set_pencil(true);
-            for &p in &step.unmark {
-                keys.go_to(p % side, p / side);
-                keys.value(step.value);
-            }
-        }
-        flush(&mut keys, &mut actions);
-        actions.push(Action::Watch);
-    }
-    keys.set_pencil(false);
-    flush(&mut keys, &mut actions);
-    actions
+    keys: &'a mut Keys,
+    mouse: Option<(MouseGrid, Action)>,
+    actions: Vec<Action>,
 }
 
-fn mouse(
-    grid: &MouseGrid,
-    givens: &Grid,
-    wrong: &[usize],
-    marks: &[u64],
-    steps: &[Step],
-    limit: usize,
-    solution: &Grid,
-) -> Result<Vec<Action>, DesktopError> {
-    let side = solution.side();
-    let given = super::fill::first_given(givens)?;
-    let at = |i: usize| grid.centre(i % side, i / side);
-    let (gx, gy) = at(given);
-    let deselect = Action::Click(MouseButton::Left, gx, gy, given);
-    let mut actions = Vec::new();
-    // Every key follows a click that selected its cell afresh, so it can never be rejected.
-    let press = |actions: &mut Vec<Action>, button: MouseButton, cell: usize, value: u8| {
-        let (x, y) = at(cell);
-        let mut keys = Keys::new(side);
-        keys.assume_cursor(cell % side, cell / side);
-        if keys.value(value) {
-            actions.push(deselect);
-            actions.push(Action::Click(button, x, y, cell));
-            actions.extend(keys.take().into_iter().map(Action::Key));
-        }
-    };
-    for &i in wrong {
-        press(&mut actions, MouseButton::Left, i, solution.cells()[i]);
+impl<'a> Builder<'a> {
+    fn new(
+        opts: &Options,
+        keys: &'a mut Keys,
+        givens: &Grid,
+        side: usize,
+    ) -> Result<Builder<'a>, DesktopError> {
+        let mouse = match &opts.input {
+            Input::Keyboard => None,
+            Input::Mouse(Some(grid)) => {
+                let given = fill::first_given(givens)?;
+                let (gx, gy) = grid.centre(given % side, given / side);
+                Some((*grid, Action::Click(MouseButton::Left, gx, gy, given)))
+            }
+            Input::Mouse(None) => return Err(DesktopError::NoMouseGrid),
+        };
+        Ok(Builder { side, keys, mouse, actions: Vec::new() })
     }
-    for (i, &m) in marks.iter().enumerate() {
-        for v in 1..=side as u8 {
-            if m >> (v - 1) & 1 == 1 {
-                press(&mut actions, MouseButton::Right, i, v);
+
+    /// Keyboard: pencil mode off (the tracked mode; the model refuses it if unknown).
+    fn normal_mode(&mut self) {
+        if self.mouse.is_none() {
+            self.keys.set_pencil(false);
+            self.actions.extend(self.keys.take().into_iter().map(Action::Key));
+        }
+    }
+
+    /// One key on a cell: by keyboard, in the given pencil mode; by mouse, after a click on a
+    /// given (which deselects) and a left (normal) or right (pencil) click on the cell, so the
+    /// key can never be rejected.
+    fn on_cell(&mut self, cell: usize, pencil: bool, key: impl FnOnce(&mut Keys) -> bool) {
+        let (x, y) = (cell % self.side, cell / self.side);
+        match self.mouse {
+            None => {
+                self.keys.go_to(x, y);
+                self.keys.set_pencil(pencil);
+                key(self.keys);
+                self.actions.extend(self.keys.take().into_iter().map(Action::Key));
+            }
+            Some((grid, deselect)) => {
+                let mut keys = Keys::new(self.side);
+                keys.assume_cursor(x, y);
+                if key(&mut keys) {
+                    let (px, py) = grid.centre(x, y);
+                    let button = if pencil { MouseButton::Right } else { MouseButton::Left };
+                    self.actions.push(deselect);
+                    self.actions.push(Action::Click(button, px, py, cell));
+                    self.actions.extend(keys.take().into_iter().map(Action::Key));
+                }
             }
         }
     }
-    actions.push(Action::Watch);
-    for step in steps.iter().take(limit) {
-        press(&mut actions, MouseButton::Left, step.cell, step.value);
-        for &p in &step.unmark {
-            press(&mut actions, MouseButton::Right, p, step.value);
-        }
-        actions.push(Action::Watch);
+
+    /// Clears a cell (its value, or all its marks).
+    fn clear(&mut self, cell: usize, pencil: bool) {
+        self.on_cell(cell, pencil, Keys::clear);
     }
-    actions.push(deselect);
-    Ok(actions)
+
+    fn place(&mut self, cell: usize, value: u8) {
+        self.on_cell(cell, false, |k| k.value(value));
+    }
+
+    fn mark(&mut self, cell: usize, value: u8) {
+        self.on_cell(cell, true, |k| k.value(value));
+    }
+
+    fn unmark(&mut self, cell: usize, value: u8) {
+        self.on_cell(cell, true, |k| k.value(value));
+    }
+
+    /// Keyboard: back to normal mode; mouse: nothing selected.
+    fn finish(&mut self) {
+        match self.mouse {
+            None => self.normal_mode(),
+            Some((_, deselect)) => self.actions.push(deselect),
+        }
+    }
+
+    fn take(&mut self) -> Vec<Action> {
+        std::mem::take(&mut self.actions)
+    }
 }
