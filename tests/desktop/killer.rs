@@ -14,7 +14,7 @@ use sudobot::grid::Grid;
 
 /// A generated Killer game ID (`sgt-solo --generate`, a fixed seed: the same ID every run of
 /// this Solo version).
-fn generate(params: &str, seed: &str) -> String {
+pub(super) fn generate(params: &str, seed: &str) -> String {
     let out = Command::new(SOLO)
         .args(["--generate", "1", &format!("{params}#{seed}")])
         .output()
@@ -25,7 +25,7 @@ fn generate(params: &str, seed: &str) -> String {
 
 /// Solo's own solution of an ID, by its standalone solver (built by `.ci/solo-grader`), as
 /// values in reading order.
-fn solo_solution(id: &str) -> Vec<u8> {
+pub(super) fn solo_solution(id: &str) -> Vec<u8> {
     let root = env!("CARGO_MANIFEST_DIR");
     let out =
         Command::new("bash").arg(format!("{root}/.ci/solo-grader")).output().expect("bash runs");
@@ -40,7 +40,7 @@ fn solo_solution(id: &str) -> Vec<u8> {
 }
 
 /// Replays R/P moves over the givens (any other move fails the test: the bot only types).
-fn replay(givens: &[u8], side: usize, moves: &[String]) -> Vec<u8> {
+pub(super) fn replay(givens: &[u8], side: usize, moves: &[String]) -> Vec<u8> {
     let mut values = givens.to_vec();
     for m in moves {
         let kind = m.chars().next().unwrap_or(' ');
@@ -57,7 +57,7 @@ fn replay(givens: &[u8], side: usize, moves: &[String]) -> Vec<u8> {
 
 /// The rules, checked here: rows, columns and boxes (from Solo's `CxR`: boxes R wide, C tall)
 /// hold every value once; each cage's values differ and add up to its sum.
-fn check_rules(id: &str, values: &[u8]) {
+pub(super) fn check_rules(id: &str, values: &[u8]) {
     let params = id.split(':').next().unwrap_or_default();
     let (c, r): (usize, usize) = {
         let digits: Vec<usize> = params
