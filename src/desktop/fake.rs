@@ -85,6 +85,8 @@ pub struct FakeSolo {
     pub moves: Vec<String>,
     /// Every pause: the number of moves made before it, and its length.
     pub pauses: Vec<(usize, Duration)>,
+    /// Sets the flag (as Esc or Ctrl-C would) once this many moves are made.
+    pub abort_at: Option<(usize, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
 }
 
 impl FakeSolo {
@@ -135,6 +137,7 @@ impl FakeSolo {
             covers: Vec::new(),
             moves: Vec::new(),
             pauses: Vec::new(),
+            abort_at: None,
         }
     }
 
@@ -320,6 +323,11 @@ impl Desktop for FakeSolo {
             self.menu_key(at, key);
         } else {
             self.game_key(key);
+        }
+        if let Some((at, flag)) = &self.abort_at
+            && self.moves.len() >= *at
+        {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
         }
         Ok(())
     }

@@ -236,6 +236,38 @@ fn show_thinking_solves_every_fixture_without_firing_a_command() {
 }
 
 #[test]
+fn an_abort_stops_the_show_inside_the_current_step() {
+    let (full, texts) = show(XWING, Input::Keyboard, Scale::Score, None);
+    let ends: Vec<usize> =
+        full.pauses.iter().filter(|&&(_, d)| d == STEP).map(|&(at, _)| at).collect();
+    // Abort in the middle of the X-Wing's eliminations, and in the middle of the setup.
+    let k = texts.iter().position(|t| t.starts_with("X-Wing")).expect("an X-Wing");
+    assert!(ends[k + 1] - ends[k] >= 2, "the X-Wing removes two marks");
+    for (at, told) in [(ends[k] + 1, k + 1), (ends[0] / 2, 0)] {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut game = FakeSolo::new(XWING);
+        game.abort_at = Some((at, std::sync::Arc::clone(&flag)));
+        let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = std::sync::Arc::clone(&heard);
+        let o = Options {
+            show_thinking: true,
+            step_delay: STEP,
+            abort: Some(flag),
+            tell: Some(super::thinking::Tell(std::sync::Arc::new(move |t: &str| {
+                sink.lock().expect("lock").push(t.to_string())
+            }))),
+            ..opts()
+        };
+        let err = run_auto(&mut game, &o).expect_err("aborted");
+        assert!(matches!(err, DesktopError::Aborted), "{err}");
+        // Nothing after the key that made the move: the same moves as the full show up to it.
+        assert_eq!(game.moves, full.moves[..at], "stopped at move {at}");
+        assert_eq!(heard.lock().expect("lock").len(), told, "steps told");
+        assert!(game.fired.is_empty());
+    }
+}
+
+#[test]
 fn show_thinking_stops_after_n_values_and_finishes_later() {
     let mouse = Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 }));
     for input in [Input::Keyboard, mouse] {
