@@ -17,6 +17,9 @@
 //! Trivial and Basic; Medium: Intermediate; Hard: Advanced; Unfair: Extreme; Extreme:
 //! Unreasonable).
 //!
+//! Killer: the cage techniques are measured the same way on Solo-generated 3x3 Killer puzzles
+//! (a quarter as many per level), see [`killer_weights`].
+//!
 //! ```text
 //! cargo run --release --example score_weights -- 100     # 100 generated puzzles per Solo level
 //! ```
@@ -91,6 +94,12 @@ fn best_cut(below: &[f64], above: &[f64]) -> (f64, f64) {
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(100);
     let order = logic::SCORE_ORDER;
+    if std::env::args().any(|a| a == "--killer") {
+        // Only the cage techniques, with the plain weights of src/logic/score.rs.
+        let plain: Vec<u64> = order.iter().map(|&t| u64::from(logic::score::weight(t))).collect();
+        killer_weights(n, &plain);
+        return;
+    }
     let finders: Vec<logic::Finder> = order.iter().filter_map(|&t| logic::finder(t)).collect();
     let mut corpus = load(&format!("{BENCH}puzzles3_magictour_top1465"), usize::MAX);
     corpus.extend(load(&format!("{BENCH}puzzles2_17_clue"), 500));
@@ -249,4 +258,139 @@ fn main() {
         println!("  {:?} => {},", t, weights[j]);
     }
     println!("hardest-step bounds: {hardest_bounds:?}; score bounds: {score_bounds:?}");
+    killer_weights(n, &weights);
+}
+
+/// The cage techniques, measured the same way on Solo-generated 3x3 Killer puzzles at every
+/// level, in the Killer order (the score order with the cage techniques after the singles). A
+/// cage technique's weight is the failed scans of everything before it in that order plus its
+/// own finding scan, so it stays comparable with the plain techniques' weights. Then the Killer
+/// puzzles are graded with the measured weights and the plain scale's bounds.
+fn killer_weights(n: usize, plain: &[u64]) {
+    let at =
+        logic::SCORE_ORDER.iter().position(|&t| t == Technique::HiddenSingle).map_or(0, |k| k + 1);
+    let mut order = logic::SCORE_ORDER.to_vec();
+    order.splice(at..at, logic::KILLER_ORDER.iter().copied());
+    let finders: Vec<logic::Finder> = order.iter().filter_map(|&t| logic::finder(t)).collect();
+    let by_level: Vec<(SoloLevel, Vec<Grid>)> = SoloLevel::ALL
+        .iter()
+        .map(|&l| (l, generate(&format!("3x3k{}", l.suffix()), (n / 4).max(5))))
+        .collect();
+    let corpus: Vec<&Grid> = by_level.iter().flat_map(|(_, ps)| ps).collect();
+    eprintln!("measuring the cage techniques on {} Killer puzzles", corpus.len());
+    let paths: Vec<Vec<(usize, Vec<u64>)>> =
+        corpus.par_iter().map(|p| measure(p, &finders)).collect();
+    let mut failed: Vec<Vec<u64>> = vec![Vec::new(); order.len()];
+    let mut found: Vec<Vec<u64>> = vec![Vec::new(); order.len()];
+    for (j, tried) in paths.iter().flatten() {
+        for (i, &w) in tried[..*j].iter().enumerate() {
+            failed[i].push(w);
+        }
+        found[*j].push(tried[*j]);
+    }
+    println!(
+        "\n| Killer order | steps | failed scan (mean checks) | finding scan (mean checks) | weight |"
+    );
+    println!("|---|---:|---:|---:|---:|");
+    let mut weights = Vec::with_capacity(order.len());
+    let mut prefix = 0.0;
+    for (j, &t) in order.iter().enumerate() {
+        // The plain techniques keep their weights from the plain corpus.
+        let w = match logic::SCORE_ORDER.iter().position(|&x| x == t) {
+            Some(k) => plain[k],
+            None => round2(prefix + mean(&found[j])),
+        };
+        weights.push(w);
+        if logic::KILLER_ORDER.contains(&t) || !found[j].is_empty() {
+            println!(
+                "| {} | {} | {:.0} | {:.0} | {w} |",
+                t.name(),
+                found[j].len(),
+                mean(&failed[j]),
+                mean(&found[j])
+            );
+        }
+        prefix += mean(&failed[j]);
+    }
+    // Killer level bounds: the score per 81 cells alone (every Killer path has cage steps of
+    // about the same weight, so the hardest step tells the levels apart less well), each bound
+    // the 95th percentile of the Solo levels below it, as on the plain scale.
+    let ours = |l: SoloLevel| match l {
+        SoloLevel::Trivial | SoloLevel::Basic => 0,
+        SoloLevel::Intermediate => 1,
+        SoloLevel::Advanced => 2,
+        SoloLevel::Extreme => 3,
+        SoloLevel::Unreasonable => 4,
+    };
+    let mut scored: Vec<(SoloLevel, Vec<f64>)> = Vec::new();
+    let mut at_path = 0;
+    for (l, ps) in &by_level {
+        let s = paths[at_path..at_path + ps.len()]
+            .iter()
+            .map(|path| path.iter().map(|(j, _)| weights[*j]).sum::<u64>() as f64)
+            .collect();
+        at_path += ps.len();
+        scored.push((*l, s));
+    }
+    let mut bounds = Vec::new();
+    for b in 0..4 {
+        let mut below: Vec<f64> =
+            scored.iter().filter(|(l, _)| ours(*l) == b).flat_map(|(_, s)| s.clone()).collect();
+        below.sort_by(f64::total_cmp);
+        bounds.push(round2(below[(below.len() * 95 / 100).min(below.len() - 1)]));
+    }
+    let classify = |x: f64| bounds.iter().position(|&b| x <= b as f64).unwrap_or(4);
+    println!(
+        "\n| Solo Killer level | puzzles | score per 81 cells: min | median | max | graded Easy | Medium | Hard | Unfair | Extreme |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (l, s) in &scored {
+        let mut s = s.clone();
+        s.sort_by(f64::total_cmp);
+        let mut counts = [0usize; 5];
+        for &x in &s {
+            counts[classify(x)] += 1;
+        }
+        println!(
+            "| {} | {} | {:.0} | {:.0} | {:.0} | {} |",
+            l.name(),
+            s.len(),
+            s[0],
+            s[s.len() / 2],
+            s[s.len() - 1],
+            counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" | ")
+        );
+    }
+    println!("Killer score bounds (upper bound of Easy, Medium, Hard, Unfair): {bounds:?}");
+    // The same scores grouped by Solo's Killer level (the hardest cage deduction Solo's grader
+    // needs; ours agrees with it on every puzzle checked, see examples/killer_agreement.rs).
+    println!("\n| Solo Killer deductions | puzzles | score per 81 cells: min | median | max |");
+    println!("|---|---:|---:|---:|---:|");
+    let totals: Vec<f64> = scored.iter().flat_map(|(_, s)| s.iter().copied()).collect::<Vec<_>>();
+    for k in logic::KillerLevel::ALL {
+        let mut s: Vec<f64> = corpus
+            .iter()
+            .zip(&totals)
+            .filter(|(p, _)| logic::grade(p, Scale::Solo).ok().and_then(|g| g.killer) == Some(k))
+            .map(|(_, &x)| x)
+            .collect();
+        if s.is_empty() {
+            continue;
+        }
+        s.sort_by(f64::total_cmp);
+        println!(
+            "| {} | {} | {:.0} | {:.0} | {:.0} |",
+            k.name(),
+            s.len(),
+            s[0],
+            s[s.len() / 2],
+            s[s.len() - 1]
+        );
+    }
+    println!("\ncage weights for src/logic/score.rs:");
+    for (j, &t) in order.iter().enumerate() {
+        if logic::KILLER_ORDER.contains(&t) {
+            println!("  {:?} => {},", t, weights[j]);
+        }
+    }
 }

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use sudobot::desktop::{self, Desktop, DesktopError, Input, MouseGrid, Options, Platform, Report};
+use sudobot::desktop::{
+    self, Check, Desktop, DesktopError, Input, MouseGrid, Options, Platform, Report,
+};
 
 use super::Code;
 use crate::cli::desktop::{DesktopArgs, InputArg, PlatformArg};
@@ -27,6 +29,8 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
         let (abort, busy) = (Arc::clone(&abort), Arc::clone(&busy));
         ctrlc::set_handler(move || {
             if !busy.load(Ordering::SeqCst) || abort.swap(true, Ordering::SeqCst) {
+                // A Killer run's private save directory goes too.
+                desktop::save::remove_private_dirs();
                 std::process::exit(Code::Interrupted as i32);
             }
         })?;
@@ -128,6 +132,8 @@ fn error_code(e: DesktopError) -> anyhow::Result<Code> {
         DesktopError::Multiple => Code::Multiple,
         DesktopError::Aborted => Code::Interrupted,
         DesktopError::Killer { .. }
+        | DesktopError::KillerThinking
+        | DesktopError::CannotSave { .. }
         | DesktopError::Invalid(_)
         | DesktopError::BadPuzzle(_)
         | DesktopError::BadGameId { .. }
@@ -139,15 +145,22 @@ fn error_code(e: DesktopError) -> anyhow::Result<Code> {
 }
 
 fn print_outcome(report: &Report, stats: bool) {
-    let confirmed = if report.verified {
-        "solved and confirmed by copying the board back"
-    } else {
-        "typed (not verified)"
+    let confirmed = match (report.verified, report.check) {
+        (true, Check::Copy) => "solved and confirmed by copying the board back",
+        (true, Check::Save) => "solved and confirmed by saving the game and replaying its moves",
+        (false, _) => "typed (not verified)",
     };
-    println!(
-        "{} ({}x{}): {} value(s) typed, {} corrected; {confirmed}",
-        report.params, report.side, report.side, report.typed, report.corrected
-    );
+    match report.check {
+        Check::Copy => println!(
+            "{} ({}x{}): {} value(s) typed, {} corrected; {confirmed}",
+            report.params, report.side, report.side, report.typed, report.corrected
+        ),
+        // Killer: the board cannot be read before typing, so every non-given cell is typed.
+        Check::Save => println!(
+            "{} ({}x{}): {} value(s) typed (every non-given cell); {confirmed}",
+            report.params, report.side, report.side, report.typed
+        ),
+    }
     if stats {
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
         println!(

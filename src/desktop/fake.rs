@@ -1,7 +1,8 @@
 //! A model of Solo for unit tests: the key and click handling of `interpret_move` (cursor,
 //! shared pencil flag, selection rules), the GTK Game menu (Copy greyed out in Killer), the
-//! Specific... dialog and the clipboard. It records every key and every command that fired, so
-//! tests can prove nothing dangerous was sent.
+//! Specific... dialog, the Save... file dialog (which writes a save file as Solo does) and the
+//! clipboard. It records every key and every command that fired, so tests can prove nothing
+//! dangerous was sent.
 
 use std::time::Duration;
 
@@ -83,6 +84,13 @@ pub struct FakeSolo {
     pub covers: Vec<Rect>,
     /// Moves recorded in the undo history, as Solo writes them (`R0,1,5`, `P2,3,4`).
     pub moves: Vec<String>,
+    /// The Save... file dialog is open, with this file name in its entry.
+    save_dialog: Option<String>,
+    /// Confirmations of the save dialog to drop (GTK's file chooser drops the first now and
+    /// then).
+    pub save_confirms_lost: usize,
+    /// Save files written.
+    pub saves: Vec<std::path::PathBuf>,
     /// Every pause: the number of moves made before it, and its length.
     pub pauses: Vec<(usize, Duration)>,
     /// Sets the flag (as Esc or Ctrl-C would) once this many moves are made.
@@ -94,11 +102,7 @@ impl FakeSolo {
     /// disabled).
     pub fn new(id: &str) -> FakeSolo {
         let killer = id.split(':').next().is_some_and(|p| p.contains('k'));
-        let template = if killer {
-            crate::format::line::parse(&".".repeat(81)).expect("empty grid")
-        } else {
-            solo_id::parse(id).expect("test ID")
-        };
+        let template = solo_id::parse(id).expect("test ID");
         let side = template.side();
         FakeSolo {
             id_text: id.to_string(),
@@ -136,8 +140,52 @@ impl FakeSolo {
             screen: (4000, 4000),
             covers: Vec::new(),
             moves: Vec::new(),
+            save_dialog: None,
+            save_confirms_lost: 0,
+            saves: Vec::new(),
             pauses: Vec::new(),
             abort_at: None,
+        }
+    }
+
+    /// Writes the save file as `midend_serialise` does (LF on GTK, CRLF on Windows).
+    fn write_save(&mut self, name: &str) {
+        let path = match name.strip_prefix("Z:") {
+            Some(rest) if self.windows => rest.replace('\\', "/"),
+            _ => name.to_string(),
+        };
+        let eol = if self.windows { "\r\n" } else { "\n" };
+        let mut text = String::new();
+        let mut rec = |k: &str, v: &str| text.push_str(&format!("{k:<8}:{}:{v}{eol}", v.len()));
+        let params = self.id_text.split(':').next().unwrap_or_default().to_string();
+        rec("SAVEFILE", crate::format::solo_save::MAGIC);
+        rec("VERSION", "1");
+        rec("GAME", "Solo");
+        rec("PARAMS", &params);
+        rec("CPARAMS", &params);
+        rec("DESC", self.id_text.split_once(':').map_or("", |(_, d)| d));
+        rec("NSTATES", &(self.moves.len() + 1).to_string());
+        rec("STATEPOS", &(self.moves.len() + 1).to_string());
+        for m in &self.moves {
+            rec("MOVE", m);
+        }
+        std::fs::write(&path, text).expect("the fake writes its save file");
+        self.saves.push(path.into());
+    }
+
+    fn save_dialog_key(&mut self, key: Key) {
+        match key {
+            Key::Ctrl('a') => {}
+            Key::Ctrl('v') => self.save_dialog = self.clipboard.clone(),
+            Key::Alt('s') | Key::Return if self.save_confirms_lost > 0 => {
+                self.save_confirms_lost -= 1
+            }
+            Key::Alt('s') | Key::Return => {
+                let name = self.save_dialog.take().unwrap_or_default();
+                self.write_save(&name);
+            }
+            Key::Escape => self.save_dialog = None,
+            _ => {}
         }
     }
 
@@ -263,6 +311,7 @@ impl FakeSolo {
             match key {
                 Key::Char('c') if enabled(9) => self.activate(9),
                 Key::Char('f') => self.activate(2),
+                Key::Char('s') => self.activate(5),
                 Key::Escape => self.menu = None,
                 _ => {}
             }
@@ -295,6 +344,7 @@ impl FakeSolo {
                 self.dialog = true;
                 self.dialog_focus = self.dialog_focus_at_open;
             }
+            "Save" => self.save_dialog = Some(String::new()),
             other => self.fired.push(format!("menu {other}")),
         }
     }
@@ -304,7 +354,9 @@ impl Desktop for FakeSolo {
     fn key(&mut self, key: Key) -> Result<(), DesktopError> {
         self.keys.push(key);
         self.now += Duration::from_micros(100);
-        if self.dialog {
+        if self.save_dialog.is_some() {
+            self.save_dialog_key(key);
+        } else if self.dialog {
             match key {
                 Key::Ctrl('c') if !self.windows || self.dialog_focus == 1 => {
                     self.clipboard = Some(self.id_text.clone())
@@ -395,12 +447,24 @@ impl Desktop for FakeSolo {
         Ok(self.sees_windows.then_some(self.menu.is_some()))
     }
 
-    fn focus_dialog(&mut self, _title: &str) -> Result<Option<bool>, DesktopError> {
-        Ok(self.sees_windows.then_some(self.dialog))
+    fn focus_dialog(&mut self, title: &str) -> Result<Option<bool>, DesktopError> {
+        let open = if title == super::save::SAVE_DIALOG_TITLE {
+            self.save_dialog.is_some()
+        } else {
+            self.dialog
+        };
+        Ok(self.sees_windows.then_some(open))
     }
 
-    fn close_dialog(&mut self, _title: &str) -> Result<bool, DesktopError> {
-        if self.sees_windows && self.dialog {
+    fn close_dialog(&mut self, title: &str) -> Result<bool, DesktopError> {
+        if !self.sees_windows {
+            return Ok(false);
+        }
+        if title == super::save::SAVE_DIALOG_TITLE && self.save_dialog.is_some() {
+            self.save_dialog = None;
+            return Ok(true);
+        }
+        if title != super::save::SAVE_DIALOG_TITLE && self.dialog {
             self.dialog = false;
             return Ok(true);
         }
@@ -429,7 +493,13 @@ impl Desktop for FakeSolo {
     fn open_popups(&mut self) -> Result<Option<Popups>, DesktopError> {
         Ok(self.sees_windows.then(|| Popups {
             menus: usize::from(self.menu.is_some()),
-            dialogs: if self.dialog { vec!["Solo game selection".into()] } else { Vec::new() },
+            dialogs: [
+                self.dialog.then(|| "Solo game selection".to_string()),
+                self.save_dialog.as_ref().map(|_| super::save::SAVE_DIALOG_TITLE.to_string()),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
         }))
     }
 

@@ -4,7 +4,7 @@
 use super::backend::{Desktop, MouseButton};
 use super::game::send_keys;
 use super::keys::{Key, Keys, snake_order};
-use super::model::{Allow, Effect, Tracker};
+use super::model::{Allow, CellState, Effect, Tracker, Worlds};
 use super::{DesktopError, Input, MouseGrid, Options};
 use crate::grid::Grid;
 
@@ -35,6 +35,60 @@ pub fn keyboard_plan(keys: &mut Keys, cells: &[usize], solution: &Grid) -> Vec<A
         keys.put(i % side, i / side, solution.cells()[i]);
     }
     keys.take().into_iter().map(Action::Key).collect()
+}
+
+/// Keyboard plan for a game whose pencil mode and cell contents are unknown (Killer, where
+/// the board cannot be read): at each cell, in snake order, the value, Return, the value
+/// again. In normal mode the first key places the value, Return switches to pencil mode and
+/// Solo rejects the second key (a filled cell takes no pencil mark); in pencil mode the first
+/// key toggles a mark (empty cell) or is rejected (filled cell), Return switches to normal
+/// mode and the second key places the value. Either way the cell ends holding the value (and
+/// no pencil marks), and the mode has flipped, so the next cell starts in an unknown mode
+/// again. [`check_blind`] proves this per key in both modes.
+pub fn blind_plan(keys: &mut Keys, cells: &[usize], solution: &Grid) -> Vec<Action> {
+    let side = solution.side();
+    let mut order = cells.to_vec();
+    snake_order(&mut order, side);
+    for &i in &order {
+        let value = solution.cells()[i];
+        if keys.put(i % side, i / side, value) {
+            keys.toggle_pencil();
+            keys.value(value);
+        }
+    }
+    keys.take().into_iter().map(Action::Key).collect()
+}
+
+/// Proves a plan for a game whose cells and pencil mode may be unknown: every key and click
+/// must be safe in each possible pencil mode (see [`Worlds`]), and afterwards every cell of
+/// `cells` must hold its solution value in each.
+pub fn check_blind(
+    worlds: &mut Worlds,
+    actions: &[Action],
+    cells: &[usize],
+    solution: &Grid,
+) -> Result<(), DesktopError> {
+    for action in actions {
+        match *action {
+            Action::Key(key) => worlds.step(key, Allow::Blind),
+            Action::Click(button, _, _, cell) => worlds.click(button, cell),
+            Action::Watch => continue,
+        }
+        .map_err(|reason| DesktopError::UnsafeKey { reason })?;
+    }
+    for &i in cells {
+        let want = CellState::Value(solution.cells()[i]);
+        if worlds.cell(i) != Some(want) {
+            return Err(DesktopError::UnsafeKey {
+                reason: format!(
+                    "the plan does not provably leave cell {} holding {}",
+                    crate::grid::Cell::from_index(i, solution.side()),
+                    solution.cells()[i]
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Mouse plan: clear any selection by clicking a given (clicking a given always deselects),

@@ -205,7 +205,7 @@ fn try_read_game_id<D: Desktop + ?Sized>(
 }
 
 /// Copies the board through Game > Copy. Never call this for a Killer game: there the GTK
-/// keys land on Solve.
+/// keys land on Solve ([`read_board`] refuses Killer IDs).
 pub fn copy_board_text<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
@@ -226,6 +226,9 @@ pub fn read_board<D: Desktop + ?Sized>(
     opts: &Options,
     id: &SoloId,
 ) -> Result<Grid, DesktopError> {
+    if id.params.killer {
+        return Err(DesktopError::Killer { params: id.params.to_string() });
+    }
     let text = copy_board_text(desktop, opts)?;
     board_from_copy(&text, id)
 }
@@ -257,23 +260,24 @@ pub fn board_from_copy(text: &str, id: &SoloId) -> Result<Grid, DesktopError> {
     Ok(board)
 }
 
-/// Reads the game: its ID (refusing Killer before anything else is sent) and its board.
+/// Reads the game: its ID and its board by Game > Copy. A Killer game, which has no Copy, is
+/// refused as [`DesktopError::Killer`] before the Copy keys are sent (on GTK they would land on
+/// Solve).
 pub fn read_game<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
 ) -> Result<GameState, DesktopError> {
     let text = read_game_id(desktop, opts)?;
     let id = parse_game_id(&text)?;
+    if id.params.killer {
+        return Err(DesktopError::Killer { params: id.params.to_string() });
+    }
     let board = read_board(desktop, opts, &id)?;
     Ok(GameState { id, board })
 }
 
-/// Decodes a game ID read from the game; Killer comes back as [`DesktopError::Killer`].
+/// Decodes a game ID read from the game (Killer IDs included).
 pub fn parse_game_id(text: &str) -> Result<SoloId, DesktopError> {
-    let params = text.find(':').and_then(|colon| solo_id::parse_params(&text[..colon], 0).ok());
-    if let Some(params) = params.filter(|p| p.killer) {
-        return Err(DesktopError::Killer { params: params.to_string() });
-    }
     solo_id::parse_id(text)
         .map_err(|source| DesktopError::BadGameId { id: text.to_string(), source })
 }

@@ -6,6 +6,7 @@
 //! | open the Game menu | Alt+G | tap Alt alone, then `g` |
 //! | Copy | 9 x Down, Return (no accelerator, no mnemonic) | `c` (mnemonic `&Copy`) |
 //! | Specific... | 2 x Down, Return | `f` (mnemonic `Speci&fic...`) |
+//! | Save... | 5 x Down, Return | `s` (mnemonic `&Save...`) |
 //! | copy the Specific... game ID | Ctrl+A, Ctrl+C (the entry has the focus) | Tab, Ctrl+A, Ctrl+C |
 //! | clipboard line ends | LF | CRLF |
 //!
@@ -41,6 +42,9 @@ pub enum MenuItem {
     Copy,
     /// Game > Specific...: a dialog showing the game ID.
     Specific,
+    /// Game > Save...: a file dialog; the game then writes its save file (Killer games, which
+    /// have no Copy, are read this way).
+    Save,
 }
 
 impl Platform {
@@ -79,8 +83,10 @@ impl Platform {
             // Print..., Undo, Redo, Copy, Solve, Exit (separators are skipped).
             (Platform::Gtk, MenuItem::Copy) => [vec![Key::Down; 9], vec![Key::Return]].concat(),
             (Platform::Gtk, MenuItem::Specific) => vec![Key::Down, Key::Down, Key::Return],
+            (Platform::Gtk, MenuItem::Save) => [vec![Key::Down; 5], vec![Key::Return]].concat(),
             (Platform::Windows, MenuItem::Copy) => vec![Key::Char('c')],
             (Platform::Windows, MenuItem::Specific) => vec![Key::Char('f')],
+            (Platform::Windows, MenuItem::Save) => vec![Key::Char('s')],
         }
     }
 
@@ -115,7 +121,7 @@ mod tests {
     #[test]
     fn menu_keys_hold_no_command_letters() {
         for platform in [Platform::Gtk, Platform::Windows] {
-            for item in [MenuItem::Copy, MenuItem::Specific] {
+            for item in [MenuItem::Copy, MenuItem::Specific, MenuItem::Save] {
                 assert!(platform.pick(item).iter().all(|&k| !is_command_key(k)));
             }
             assert!(platform.copy_dialog_text().iter().all(|&k| !is_command_key(k)));

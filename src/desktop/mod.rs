@@ -13,7 +13,10 @@
 //! - [`interactive`]: the hotkey session (F1 origin, F4 step, F3 walk, F2 solve, Esc abort);
 //!   [`hotkeys`] listens for those keys (X11 RECORD, Windows `RegisterHotKey`).
 //!
-//! [`run_auto`] ties them together: read, solve, type, copy back, confirm.
+//! - [`killer`] and [`save`]: Killer games, which have no Copy: typed blind, checked by
+//!   saving the game to a private file and replaying its moves.
+//!
+//! [`run_auto`] ties them together: read, solve, type, copy back (Killer: save), confirm.
 
 pub mod backend;
 #[cfg(test)]
@@ -23,9 +26,11 @@ pub mod game;
 pub mod hotkeys;
 pub mod interactive;
 pub mod keys;
+mod killer;
 pub mod menu;
 pub mod model;
 pub mod portable;
+pub mod save;
 #[cfg(test)]
 mod tests;
 pub mod thinking;
@@ -86,13 +91,38 @@ pub enum DesktopError {
         /// How long.
         waited_ms: u64,
     },
-    /// The game is Killer, which sudobot does not handle yet.
+    /// The game is Killer, whose board Game > Copy cannot read (Killer games have no Copy).
     #[error(
-        "the game is Killer sudoku ({params}), which `sudobot desktop` does not support yet; nothing was typed"
+        "the game is Killer sudoku ({params}), which has no Game > Copy to read the board from; \
+         only solving it (--auto, F2) works on Killer games; nothing was typed"
     )]
     Killer {
         /// The game's parameters.
         params: String,
+    },
+    /// Show-thinking asked for on a Killer game.
+    #[error(
+        "--show-thinking does not support Killer games yet (leave it out to solve the game); \
+         nothing was typed"
+    )]
+    KillerThinking,
+    /// A Killer game cannot be checked here (it is checked by saving it).
+    #[error(
+        "a Killer game is checked by saving it, which cannot be done here: {why}; nothing was typed"
+    )]
+    CannotSave {
+        /// Why.
+        why: String,
+    },
+    /// The save file could not be written, found or used.
+    #[error("the game's save file: {0}")]
+    SaveFile(String),
+    /// The save file could not be read or replayed.
+    #[error("cannot read the game's save file")]
+    BadSave {
+        /// Why.
+        #[source]
+        source: crate::format::solo_save::SaveError,
     },
     /// The game ID could not be read.
     #[error("cannot read the game ID {id:?}")]
@@ -382,8 +412,19 @@ pub struct Report {
     pub typing: Duration,
     /// Time to copy back and compare.
     pub verify: Duration,
-    /// Whether the board copied back was confirmed to be the solution.
+    /// Whether the board read back was confirmed to be the solution.
     pub verified: bool,
+    /// How the board was read back.
+    pub check: Check,
+}
+
+/// How a run read the board back after typing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Game > Copy.
+    Copy,
+    /// Game > Save... and a replay of the save file's moves (Killer games have no Copy).
+    Save,
 }
 
 impl Report {
@@ -422,7 +463,14 @@ pub fn run_matching<D: Desktop + ?Sized>(
 ) -> Result<Report, DesktopError> {
     let t0 = desktop.elapsed();
     game::close_popups(desktop, opts)?;
-    let state = game::read_game(desktop, opts)?;
+    let text = game::read_game_id(desktop, opts)?;
+    let id = game::parse_game_id(&text)?;
+    if id.params.killer {
+        let t1 = desktop.elapsed();
+        return killer::run(desktop, opts, &text, &id, expected, (t0, t1));
+    }
+    let board = game::read_board(desktop, opts, &id)?;
+    let state = game::GameState { id, board };
     let t1 = desktop.elapsed();
     let solution = unique_solution(&state.id.grid)?;
     if let Some(expected) = expected {
@@ -444,6 +492,7 @@ pub fn run_matching<D: Desktop + ?Sized>(
         typing,
         verify,
         verified,
+        check: Check::Copy,
     };
     if opts.show_thinking {
         let (placed, actions) = show_thinking(desktop, opts, &state, &solution)?;

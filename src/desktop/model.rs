@@ -17,6 +17,12 @@
 //! cell under the cursor; the one exception is an explicit probe ([`Allow::Probe`]) of an empty
 //! cell with the pencil mode unknown, where the key either places the value or toggles a pencil
 //! mark (never a command), and the bot reads the board back to learn which.
+//!
+//! Killer games have no Copy, so the bot types there without knowing the cells' contents or
+//! the pencil mode ([`Allow::Blind`], [`Worlds`]): a value key on a cell of unknown content is
+//! allowed when every outcome is safe (placed in normal mode; in pencil mode a mark toggled in
+//! an empty cell or, on a filled cell, a key Solo rejects that is no command), and [`Worlds`]
+//! follows the game once per possible pencil mode, requiring every key to be proven in each.
 
 use crate::grid::Grid;
 use crate::grid::symbol;
@@ -83,6 +89,16 @@ pub enum Effect {
         /// Reading-order index.
         cell: usize,
     },
+    /// Blind, pencil mode on a cell of unknown content: a pencil mark toggled (empty cell) or
+    /// the key rejected (filled cell; the key is no command).
+    MarkOrNothing {
+        /// Reading-order index.
+        cell: usize,
+        /// Value.
+        value: u8,
+    },
+    /// Blind: a value key Solo rejects (pencil mode on a filled cell); the key is no command.
+    Nothing,
 }
 
 /// What a plan may do beyond proven placements and clears.
@@ -95,6 +111,9 @@ pub enum Allow {
     Marks,
     /// Also one probe of the unknown pencil mode.
     Probe,
+    /// Also value keys on cells of unknown content whose every outcome is safe (Killer, where
+    /// the board cannot be read): see [`Worlds`].
+    Blind,
 }
 
 /// The game's input state as far as the bot knows it.
@@ -138,6 +157,18 @@ impl Tracker {
             pencil: None,
             marks,
         }
+    }
+
+    /// A game whose board cannot be read (Killer): givens from the puzzle, every other cell
+    /// of unknown content, the selection and mode unknown.
+    pub fn blind(givens: &Grid, solution: &Grid) -> Tracker {
+        let mut tracker = Tracker::new(givens, givens, solution);
+        for cell in &mut tracker.cells {
+            if *cell != CellState::Given {
+                *cell = CellState::Unknown;
+            }
+        }
+        tracker
     }
 
     /// The pencil marks of a cell (bit v-1 for v), when known.
@@ -250,12 +281,23 @@ impl Tracker {
                     return Err(format!("'{c}' is no value of a {0}x{0} grid{danger}", self.side));
                 };
                 let cell = self.selected(&format!("'{c}'")).map_err(|e| format!("{e}{danger}"))?;
+                let blind = allow == Allow::Blind;
                 let effect = match (self.pencil, self.cells[cell]) {
                     (_, CellState::Given) => {
                         return Err(format!("'{c}' on the given {cell}{danger}"));
                     }
+                    (Some(false), CellState::Unknown) if blind => Effect::Place { cell, value },
+                    (Some(true), CellState::Unknown) if blind && !command => {
+                        Effect::MarkOrNothing { cell, value }
+                    }
+                    (Some(true), CellState::Value(_)) if blind && !command => Effect::Nothing,
                     (_, CellState::Unknown) => {
                         return Err(format!("'{c}' on cell {cell} of unknown content{danger}"));
+                    }
+                    // Blind (Killer): the value may be the player's already; Solo makes no
+                    // move then, and the selection ends as after a move.
+                    (Some(false), CellState::Value(v)) if v == value && blind => {
+                        Effect::Place { cell, value }
                     }
                     (Some(false), CellState::Value(v)) if v == value => {
                         return Err(format!(
@@ -300,6 +342,18 @@ impl Tracker {
                         self.solution[cell]
                     ));
                 }
+                match effect {
+                    // Rejected: no move, the selection stays.
+                    Effect::Nothing => return Ok(effect),
+                    // A move or nothing: the keyboard cursor stays either way.
+                    Effect::MarkOrNothing { .. } => {
+                        if self.keyboard != Some(true) {
+                            self.shown = None;
+                        }
+                        return Ok(effect);
+                    }
+                    _ => {}
+                }
                 let bit = 1u64 << (value - 1);
                 (self.cells[cell], self.marks[cell]) = match effect {
                     Effect::Place { .. } => (CellState::Value(value), Some(0)),
@@ -324,7 +378,8 @@ impl Tracker {
         let maybe_here =
             (self.col.0..=self.col.1).contains(&x) && (self.row.0..=self.row.1).contains(&y);
         let state = self.cells[cell];
-        if state == CellState::Unknown {
+        // A left click depends only on whether the cell is a given.
+        if state == CellState::Unknown && button != MouseButton::Left {
             return Err(format!("click on cell {cell} of unknown content"));
         }
         let select = |t: &mut Tracker, pencil: bool| {
@@ -375,6 +430,56 @@ impl Tracker {
             Some(false) => self.shown = Some(false),
             None => self.shown = None,
         }
+    }
+}
+
+/// The game followed once per possible state where the bot cannot know which holds (the
+/// pencil mode of a game whose board cannot be read): every key must be proven in each.
+#[derive(Clone, Debug)]
+pub struct Worlds {
+    worlds: Vec<Tracker>,
+}
+
+impl Worlds {
+    /// Splits a tracker on its unknown pencil mode (one world if the mode is known).
+    pub fn new(tracker: Tracker) -> Worlds {
+        let worlds = match tracker.pencil {
+            Some(_) => vec![tracker],
+            None => [false, true]
+                .into_iter()
+                .map(|pencil| Tracker { pencil: Some(pencil), ..tracker.clone() })
+                .collect(),
+        };
+        Worlds { worlds }
+    }
+
+    /// Steps every world by one key; the effect in the first world, or why the key is not
+    /// proven safe in some world.
+    pub fn step(&mut self, key: Key, allow: Allow) -> Result<Effect, String> {
+        let mut first = None;
+        for world in &mut self.worlds {
+            let mode = if world.pencil == Some(true) { "pencil" } else { "normal" };
+            let effect = world
+                .step(key, allow)
+                .map_err(|e| format!("{e} (if the game was in {mode} mode)"))?;
+            first.get_or_insert(effect);
+        }
+        first.ok_or_else(|| "no game state to follow".to_string())
+    }
+
+    /// Clicks in every world.
+    pub fn click(&mut self, button: MouseButton, cell: usize) -> Result<Effect, String> {
+        let mut first = None;
+        for world in &mut self.worlds {
+            first.get_or_insert(world.click(button, cell)?);
+        }
+        first.ok_or_else(|| "no game state to follow".to_string())
+    }
+
+    /// What is known of a cell when every world agrees on it.
+    pub fn cell(&self, index: usize) -> Option<CellState> {
+        let first = self.worlds.first()?.cell(index);
+        self.worlds.iter().all(|w| w.cell(index) == first).then_some(first)
     }
 }
 

@@ -39,18 +39,121 @@ fn auto_solves_every_fixture_without_firing_a_command() {
     }
 }
 
+/// Checks a Killer game is solved: no command fired, Copy never opened (its GTK keys land on
+/// Solve), every save file removed.
+fn assert_killer_solved(game: &FakeSolo, id: &str) {
+    let puzzle = solo_id::parse(id).expect("id");
+    assert!(game.board().is_solution_of(&puzzle), "not solved");
+    assert_eq!(game.fired, Vec::<String>::new(), "commands fired");
+    assert!(!game.saves.is_empty(), "checked by saving");
+    for path in &game.saves {
+        assert!(!path.exists(), "{} left behind", path.display());
+        assert!(!path.parent().is_some_and(|d| d.exists()), "the private directory is left");
+    }
+}
+
 #[test]
-fn killer_is_refused_before_any_copy_or_value_key() {
+fn killer_is_typed_blind_and_checked_by_saving() {
     let mut game = FakeSolo::new(id("3x3k"));
-    let err = run_auto(&mut game, &opts()).expect_err("killer");
-    assert!(matches!(err, DesktopError::Killer { .. }), "{err}");
-    assert_eq!(game.fired, Vec::<String>::new(), "the Copy keys would have hit Solve");
-    assert!(game.keys.iter().all(|k| !matches!(k, Key::Char(_))), "{:?}", game.keys);
-    assert_eq!(
-        game.keys.iter().filter(|&&k| k == Key::Down).count(),
-        2,
-        "only Specific... was opened"
-    );
+    let report = run_auto(&mut game, &opts()).expect("solved");
+    assert!(report.verified);
+    assert_eq!(report.check, super::Check::Save);
+    assert_eq!(report.typed, 81, "every non-given cell");
+    assert_killer_solved(&game, id("3x3k"));
+    assert_eq!(game.saves.len(), 1);
+    // Only Specific... (2 Downs) and Save... (5 Downs) were opened.
+    assert_eq!(game.keys.iter().filter(|&&k| k == Key::Down).count(), 7 + 81 / 9 - 1);
+}
+
+#[test]
+fn killer_replaces_what_the_player_left_in_either_mode() {
+    let puzzle = solo_id::parse(id("3x3k")).expect("id");
+    let solution = super::unique_solution(&puzzle).expect("unique");
+    for pencil in [false, true] {
+        for windows in [false, true] {
+            let mut game = FakeSolo::new(id("3x3k"));
+            game.windows = windows;
+            // Wrong values, right values, pencil marks, and the mode and cursor left anywhere.
+            game.grid[0] = solution.cells()[0] % 9 + 1;
+            game.grid[1] = solution.cells()[1];
+            // The player typed them: moves in the game's history, as in Solo.
+            game.moves.push(format!("R0,0,{}", game.grid[0]));
+            game.moves.push(format!("R1,0,{}", game.grid[1]));
+            game.pencil[2] = 0b1_0110_1001;
+            game.pencil[40] = 1 << (solution.cells()[40] - 1);
+            (game.hx, game.hy, game.hshow, game.hpencil, game.hcursor) = (4, 4, true, pencil, true);
+            let o = Options {
+                platform: if windows { Platform::Windows } else { Platform::Gtk },
+                ..opts()
+            };
+            run_auto(&mut game, &o)
+                .unwrap_or_else(|e| panic!("pencil {pencil}, windows {windows}: {e}"));
+            assert_killer_solved(&game, id("3x3k"));
+            assert!(game.pencil.iter().all(|&m| m == 0), "pencil marks cleared");
+        }
+    }
+}
+
+#[test]
+fn killer_survives_a_dropped_save_confirmation() {
+    let mut game = FakeSolo::new(id("3x3k"));
+    game.save_confirms_lost = 2;
+    run_auto(&mut game, &opts()).expect("solved");
+    assert_killer_solved(&game, id("3x3k"));
+}
+
+#[test]
+fn an_ambiguous_or_unsolvable_killer_is_refused_with_nothing_typed() {
+    let text = include_str!("../../tests/fixtures/killer/ambiguous.txt");
+    let ambiguous = text.lines().find(|l| !l.starts_with('#')).expect("an ID");
+    let mut game = FakeSolo::new(ambiguous);
+    let err = run_auto(&mut game, &opts()).expect_err("ambiguous");
+    assert!(matches!(err, DesktopError::Multiple), "{err}");
+    // A cage sum changed by one: no solution.
+    let unsolvable = id("3x3k").replacen(",10a", ",11a", 1);
+    let mut other = FakeSolo::new(&unsolvable);
+    let err = run_auto(&mut other, &opts()).expect_err("unsolvable");
+    assert!(matches!(err, DesktopError::Unsolvable), "{err}");
+    for game in [&game, &other] {
+        assert!(game.keys.iter().all(|k| !matches!(k, Key::Char(_))), "{:?}", game.keys);
+        assert!(game.moves.is_empty() && game.saves.is_empty() && game.fired.is_empty());
+    }
+}
+
+#[test]
+fn killer_without_seeing_dialogs_or_with_show_thinking_is_refused() {
+    let mut game = FakeSolo::new(id("3x3k"));
+    // Like the portable backend: the ID is read with paced keys, but the save dialog could
+    // not be seen, so nothing is typed.
+    game.sees_windows = false;
+    let err = run_auto(&mut game, &opts()).expect_err("cannot save");
+    assert!(matches!(err, DesktopError::CannotSave { .. }), "{err}");
+    assert!(game.moves.is_empty() && game.fired.is_empty());
+    let mut game = FakeSolo::new(id("3x3k"));
+    let err = run_auto(&mut game, &Options { show_thinking: true, ..opts() }).expect_err("refused");
+    assert!(matches!(err, DesktopError::KillerThinking), "{err}");
+    assert!(game.moves.is_empty());
+}
+
+#[test]
+fn the_blind_plan_is_proven_in_both_modes_and_a_broken_one_is_not() {
+    use super::fill::{Action, blind_plan, check_blind};
+    use super::keys::Keys;
+    use super::model::{Tracker, Worlds};
+    let puzzle = solo_id::parse(id("3x3k")).expect("id");
+    let solution = super::unique_solution(&puzzle).expect("unique");
+    let cells: Vec<usize> = (0..81).collect();
+    let plan = blind_plan(&mut Keys::new(9), &cells, &solution);
+    let worlds = Worlds::new(Tracker::blind(&puzzle, &solution));
+    check_blind(&mut worlds.clone(), &plan, &cells, &solution).expect("proven");
+    // Without the Returns, the pencil-mode world never gets its values.
+    let no_return: Vec<Action> =
+        plan.iter().copied().filter(|a| *a != Action::Key(Key::Return)).collect();
+    let err = check_blind(&mut worlds.clone(), &no_return, &cells, &solution).expect_err("no");
+    assert!(err.to_string().contains("does not provably leave"), "{err}");
+    // A value key before the cursor is placed is refused.
+    let early = [Action::Key(Key::Char('5'))];
+    assert!(check_blind(&mut worlds.clone(), &early, &[], &solution).is_err());
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! | one line of N*N symbols | [`line`](mod@line) | `4.....8.5.3....` |
 //! | Solo's Game > Copy grid text | [`solo_text`] | `. 8 . \| 3 . . \| . . 7` |
 //! | Solo game IDs | [`solo_id`] | `3x3:a8a3d7c9b3_6_5a1...` |
+//! | Solo save files (Game > Save...) | [`solo_save`] | `MOVE    :6:R0,0,6` |
 //! | boxes drawn for a terminal | [`pretty`] | `│ 4 . . │ . . . │ 8 . 5 │` |
 //! | Killer cages by hand | [`cages`] | `23: r1c1 r1c2 r2c1` after the grid line |
 //!
@@ -17,6 +18,7 @@ mod killer_drawing;
 pub mod line;
 pub mod pretty;
 pub mod solo_id;
+pub mod solo_save;
 pub mod solo_text;
 mod union_find;
 
