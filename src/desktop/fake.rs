@@ -93,6 +93,8 @@ pub struct FakeSolo {
     pub saves: Vec<std::path::PathBuf>,
     /// Every pause: the number of moves made before it, and its length.
     pub pauses: Vec<(usize, Duration)>,
+    /// Sets the flag (as Esc or Ctrl-C would) once this many moves are made.
+    pub abort_at: Option<(usize, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
 }
 
 impl FakeSolo {
@@ -142,6 +144,7 @@ impl FakeSolo {
             save_confirms_lost: 0,
             saves: Vec::new(),
             pauses: Vec::new(),
+            abort_at: None,
         }
     }
 
@@ -372,6 +375,11 @@ impl Desktop for FakeSolo {
             self.menu_key(at, key);
         } else {
             self.game_key(key);
+        }
+        if let Some((at, flag)) = &self.abort_at
+            && self.moves.len() >= *at
+        {
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
         }
         Ok(())
     }

@@ -324,6 +324,53 @@ fn show_thinking_plays_the_engine_path_with_pencil_marks() {
 }
 
 #[test]
+fn show_thinking_solves_every_fixture_without_firing_a_command() {
+    // 5x5 marks include the command letters n, q, r, u, m: pencil moves on empty cells, never
+    // rejected.
+    for name in ["3x3du", "2x3", "3x4", "4x4", "3x3x", "9j", "5x5", "2x2", "2x5", "7j", "4x4x"] {
+        let puzzle = solo_id::parse(id(name)).expect("id");
+        let (game, texts) = show(id(name), Input::Keyboard, Scale::Score, None);
+        assert_solved(&game, name);
+        assert!(game.pencil.iter().all(|&m| m == 0), "{name}: no marks left");
+        let path = logic::explain(&puzzle, Scale::Score).expect("path");
+        assert_eq!(texts.len(), path.steps.len(), "{name}");
+        check_moves(&game, &puzzle, &texts, Scale::Score);
+    }
+}
+
+#[test]
+fn an_abort_stops_the_show_inside_the_current_step() {
+    let (full, texts) = show(XWING, Input::Keyboard, Scale::Score, None);
+    let ends: Vec<usize> =
+        full.pauses.iter().filter(|&&(_, d)| d == STEP).map(|&(at, _)| at).collect();
+    // Abort in the middle of the X-Wing's eliminations, and in the middle of the setup.
+    let k = texts.iter().position(|t| t.starts_with("X-Wing")).expect("an X-Wing");
+    assert!(ends[k + 1] - ends[k] >= 2, "the X-Wing removes two marks");
+    for (at, told) in [(ends[k] + 1, k + 1), (ends[0] / 2, 0)] {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut game = FakeSolo::new(XWING);
+        game.abort_at = Some((at, std::sync::Arc::clone(&flag)));
+        let heard = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = std::sync::Arc::clone(&heard);
+        let o = Options {
+            show_thinking: true,
+            step_delay: STEP,
+            abort: Some(flag),
+            tell: Some(super::thinking::Tell(std::sync::Arc::new(move |t: &str| {
+                sink.lock().expect("lock").push(t.to_string())
+            }))),
+            ..opts()
+        };
+        let err = run_auto(&mut game, &o).expect_err("aborted");
+        assert!(matches!(err, DesktopError::Aborted), "{err}");
+        // Nothing after the key that made the move: the same moves as the full show up to it.
+        assert_eq!(game.moves, full.moves[..at], "stopped at move {at}");
+        assert_eq!(heard.lock().expect("lock").len(), told, "steps told");
+        assert!(game.fired.is_empty());
+    }
+}
+
+#[test]
 fn show_thinking_stops_after_n_values_and_finishes_later() {
     let mouse = Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 }));
     for input in [Input::Keyboard, mouse] {
@@ -658,8 +705,13 @@ fn no_command_fires_in_any_state_on_any_shape() {
             }
         }
         let before = game.grid.clone();
-        let o =
-            Options { input: if mouse { Input::Mouse(None) } else { Input::Keyboard }, ..opts() };
+        let thinking = rng.chance(25);
+        let o = Options {
+            input: if mouse { Input::Mouse(None) } else { Input::Keyboard },
+            show_thinking: thinking,
+            step_delay: Duration::ZERO,
+            ..opts()
+        };
         let result = run_auto(&mut game, &o);
         let label = format!("{side}x{side} {:?}", game.keys.len().min(1));
         assert_eq!(game.fired, Vec::<String>::new(), "case {case} {label}: {result:?}");
@@ -669,7 +721,7 @@ fn no_command_fires_in_any_state_on_any_shape() {
         };
         *outcomes.entry(key).or_default() += 1;
         match result {
-            Ok(report) => {
+            Ok(ref report) => {
                 assert!(report.verified, "case {case}");
                 assert!(game.board().is_solution_of(&puzzle), "case {case}");
             }
@@ -686,7 +738,11 @@ fn no_command_fires_in_any_state_on_any_shape() {
         let pencil_moves = game.moves.iter().filter(|m| m.starts_with('P')).count();
         let had_wrong =
             (0..side * side).any(|i| before[i] != 0 && before[i] != solution.cells()[i]);
-        assert!(pencil_moves <= usize::from(!had_wrong), "case {case}: {:?}", game.moves);
+        if !thinking {
+            assert!(pencil_moves <= usize::from(!had_wrong), "case {case}: {:?}", game.moves);
+        } else if result.is_ok() {
+            assert!(game.pencil.iter().all(|&m| m == 0), "case {case}: marks left");
+        }
     }
     eprintln!("{} cases over {} shapes: {outcomes:?}", shapes.len() * 12, shapes.len());
     assert!(outcomes.get("solved").copied().unwrap_or(0) > shapes.len() * 6);
