@@ -312,45 +312,36 @@ fn killer_weights(n: usize, plain: &[u64]) {
         }
         prefix += mean(&failed[j]);
     }
-    // Killer level bounds: the score per 81 cells alone (every Killer path has cage steps of
-    // about the same weight, so the hardest step tells the levels apart less well), each bound
-    // the 95th percentile of the Solo levels below it, as on the plain scale.
-    let ours = |l: SoloLevel| match l {
-        SoloLevel::Trivial | SoloLevel::Basic => 0,
-        SoloLevel::Intermediate => 1,
-        SoloLevel::Advanced => 2,
-        SoloLevel::Extreme => 3,
-        SoloLevel::Unreasonable => 4,
-    };
-    let mut scored: Vec<(SoloLevel, Vec<f64>)> = Vec::new();
+    // Killer levels: the scores per level (they overlap across all of Solo's levels), and the
+    // levels our rule gives: the hardest step's alone (see src/logic/score.rs).
+    let mut scored: Vec<(SoloLevel, Vec<(f64, f64)>)> = Vec::new();
     let mut at_path = 0;
     for (l, ps) in &by_level {
         let s = paths[at_path..at_path + ps.len()]
             .iter()
-            .map(|path| path.iter().map(|(j, _)| weights[*j]).sum::<u64>() as f64)
+            .map(|path| {
+                let total: u64 = path.iter().map(|(j, _)| weights[*j]).sum();
+                let hardest = path.iter().map(|(j, _)| weights[*j]).max().unwrap_or(0);
+                (total as f64, hardest as f64)
+            })
             .collect();
         at_path += ps.len();
         scored.push((*l, s));
     }
-    let mut bounds = Vec::new();
-    for b in 0..4 {
-        let mut below: Vec<f64> =
-            scored.iter().filter(|(l, _)| ours(*l) == b).flat_map(|(_, s)| s.clone()).collect();
-        below.sort_by(f64::total_cmp);
-        bounds.push(round2(below[(below.len() * 95 / 100).min(below.len() - 1)]));
-    }
-    let classify = |x: f64| bounds.iter().position(|&b| x <= b as f64).unwrap_or(4);
+    let classify = |(total, hardest): (f64, f64)| {
+        logic::score::level(total as u64, hardest as u32, 9, true) as usize
+    };
     println!(
         "\n| Solo Killer level | puzzles | score per 81 cells: min | median | max | graded Easy | Medium | Hard | Unfair | Extreme |"
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (l, s) in &scored {
-        let mut s = s.clone();
-        s.sort_by(f64::total_cmp);
         let mut counts = [0usize; 5];
-        for &x in &s {
+        for &x in s {
             counts[classify(x)] += 1;
         }
+        let mut s: Vec<f64> = s.iter().map(|x| x.0).collect();
+        s.sort_by(f64::total_cmp);
         println!(
             "| {} | {} | {:.0} | {:.0} | {:.0} | {} |",
             l.name(),
@@ -361,12 +352,11 @@ fn killer_weights(n: usize, plain: &[u64]) {
             counts.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" | ")
         );
     }
-    println!("Killer score bounds (upper bound of Easy, Medium, Hard, Unfair): {bounds:?}");
     // The same scores grouped by Solo's Killer level (the hardest cage deduction Solo's grader
     // needs; ours agrees with it on every puzzle checked, see examples/killer_agreement.rs).
     println!("\n| Solo Killer deductions | puzzles | score per 81 cells: min | median | max |");
     println!("|---|---:|---:|---:|---:|");
-    let totals: Vec<f64> = scored.iter().flat_map(|(_, s)| s.iter().copied()).collect::<Vec<_>>();
+    let totals: Vec<f64> = scored.iter().flat_map(|(_, s)| s.iter().map(|x| x.0)).collect();
     for k in logic::KillerLevel::ALL {
         let mut s: Vec<f64> = corpus
             .iter()

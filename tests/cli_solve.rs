@@ -626,3 +626,35 @@ fn a_bad_byte_far_into_a_batch_names_its_line() {
         .code(2)
         .stderr(predicate::str::contains("late.txt: line 1001, column 3: not UTF-8 text"));
 }
+
+#[test]
+fn plain_nine_by_nine_lines_print_what_the_general_path_prints() {
+    // Plain 9x9 lines take a fast path in batches; `--box 3x3` names the same grid but sends
+    // every line through the general reader and solver. Both must print the same bytes and
+    // exit alike, whatever each line turns out to be.
+    let mut text = String::new();
+    for p in seventeen_clue(40) {
+        text.push_str(&format!("  {p}\t\r\n"));
+    }
+    for p in [SEVERAL, NONE, MANY, PUZZLE] {
+        text.push_str(&format!("{p}\n# a comment\n\n"));
+    }
+    text.push_str(&format!("{}1\n", &PUZZLE[..80]));
+    text.push_str(&format!("{}x\n", &PUZZLE[..80]));
+    text.push_str(&format!("11{}\n", &PUZZLE[2..]));
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("plain.txt");
+    std::fs::write(&path, &text).expect("write the batch");
+    for extra in [&[][..], &["--check"][..], &["--jobs", "2"][..]] {
+        let fast = sudobot().args(["solve", "--file"]).arg(&path).args(extra).output().unwrap();
+        let general = sudobot()
+            .args(["solve", "--box", "3x3", "--file"])
+            .arg(&path)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&fast.stdout), String::from_utf8_lossy(&general.stdout));
+        assert_eq!(String::from_utf8_lossy(&fast.stderr), String::from_utf8_lossy(&general.stderr));
+        assert_eq!(fast.status.code(), general.status.code(), "{extra:?}");
+    }
+}

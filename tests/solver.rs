@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use sudobot::format::line;
 use sudobot::grid::{Cell, Geometry, Grid, HouseKind};
-use sudobot::solve::{Isa, Verdict, count_solutions, count_solutions_with, solve};
+use sudobot::solve::{Isa, Verdict, count_classic, count_solutions, count_solutions_with, solve};
 
 const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/bench/");
 
@@ -227,4 +227,31 @@ fn x_and_jigsaw_constraints_are_kept() {
         values.sort_unstable();
         assert_eq!(values, (1..=9).collect::<Vec<u8>>());
     }
+}
+
+#[test]
+fn the_raw_nine_by_nine_entry_agrees_with_count_solutions() {
+    for name in ["puzzles2_17_clue", "puzzles6_forum_hardest_1106", "puzzles7_serg_benchmark"] {
+        for (n, puzzle) in load(name).into_iter().step_by(50) {
+            let cells: &[u8; 81] = puzzle.cells().try_into().unwrap();
+            for limit in [0, 1, 2, 5] {
+                let count = count_solutions(&puzzle, limit).unwrap();
+                let mut first = [0u8; 81];
+                assert_eq!(
+                    count_classic(cells, limit, &mut first),
+                    Some(count.found),
+                    "{name}:{n}"
+                );
+                if let Some(example) = count.examples.first() {
+                    assert_eq!(&first[..], example.cells(), "{name}:{n}: the first solution");
+                }
+            }
+        }
+    }
+    // Conflicting givens have no solution here; a value above 9 is refused.
+    let mut cells = [0u8; 81];
+    (cells[0], cells[1]) = (5, 5);
+    assert_eq!(count_classic(&cells, 2, &mut [0; 81]), Some(0));
+    cells[1] = 10;
+    assert_eq!(count_classic(&cells, 2, &mut [0; 81]), None);
 }

@@ -270,19 +270,53 @@ impl Default for Tally {
 impl Tally {
     fn add(&mut self, results: &[Done]) {
         for done in results {
-            self.total += 1;
-            let code = done.outcome.code();
-            if code != Code::Success {
-                self.failures.push((done.line, code));
-            }
-            if severity(code) > severity(self.worst) {
-                self.worst = code;
-            }
-            if self.slowest.is_none_or(|(_, t)| done.elapsed > t) {
-                self.slowest = Some((done.line, done.elapsed));
-            }
+            self.add_one(done.line, done.outcome.code(), done.elapsed);
         }
     }
+
+    fn add_one(&mut self, line: usize, code: Code, elapsed: Duration) {
+        self.total += 1;
+        if code != Code::Success {
+            self.failures.push((line, code));
+        }
+        if severity(code) > severity(self.worst) {
+            self.worst = code;
+        }
+        if self.slowest.is_none_or(|(_, t)| elapsed > t) {
+            self.slowest = Some((line, elapsed));
+        }
+    }
+}
+
+/// One line of a streamed batch, solved.
+enum Solved {
+    /// A plain 9x9 puzzle with exactly one solution, solved without building grids (see
+    /// [`fast_9x9`]): its line, solution and time.
+    Plain(usize, [u8; 81], Duration),
+    /// Anything else, through the general path.
+    General(Done),
+}
+
+/// The fast path of a batch: a line of exactly 81 digits and dots (surrounding whitespace
+/// aside, as the general reader takes it) is solved straight from its bytes. Gives the
+/// solution when there is exactly one; every other case (other lines, no solution, several,
+/// conflicting givens) goes through the general path, which words it.
+fn fast_9x9(line: &str, timed: bool) -> Option<([u8; 81], Duration)> {
+    let bytes: &[u8; 81] = line.trim_ascii().as_bytes().try_into().ok()?;
+    let start = timed.then(Instant::now);
+    let mut cells = [0u8; 81];
+    for (cell, &b) in cells.iter_mut().zip(bytes) {
+        *cell = match b {
+            b'1'..=b'9' => b - b'0',
+            b'.' | b'0' => 0,
+            _ => return None,
+        };
+    }
+    let mut solution = [0u8; 81];
+    if solve::count_classic(&cells, 2, &mut solution) != Some(1) {
+        return None;
+    }
+    Some((solution, start.map_or(Duration::ZERO, |s| s.elapsed())))
 }
 
 /// A batch of line-by-line puzzles, read, solved (on all cores, or `--jobs`) and printed a
@@ -317,16 +351,35 @@ fn stream<R: io::BufRead>(
     let mut tally = Tally::default();
     let mut chunk = first;
     let mut size = FIRST_CHUNK;
+    // Plain 9x9 lines take the fast path when it prints what the general one would: one-line
+    // input read as such, no options that change the grid, and a solution printed as a line
+    // (or only the verdict).
+    let fast = matches!(options.format, None | Some(Format::Line))
+        && options.geometry.is_none()
+        && !options.diagonals
+        && match mode {
+            Mode::Solve => printer.output == OutputFormat::Line,
+            Mode::Check => true,
+            Mode::Count(_) => false,
+        };
+    let timed = args.stats;
+    let solve_line = |&(n, l): &(usize, &str)| match fast.then(|| fast_9x9(l, timed)).flatten() {
+        Some((solution, elapsed)) => Solved::Plain(n, solution, elapsed),
+        None => Solved::General(work(format::line_entry(l, n, options), mode)),
+    };
+    let mut results: Vec<Solved> = Vec::new();
     loop {
         let lines: Vec<(usize, &str)> = chunk.puzzle_lines().collect();
-        let solve_line = |&(n, l): &(usize, &str)| work(format::line_entry(l, n, options), mode);
-        let results: Vec<Done> = match &pool {
-            None => lines.iter().map(solve_line).collect(),
-            Some(pool) => pool.install(|| lines.par_iter().map(solve_line).collect()),
-        };
+        results.clear();
+        match &pool {
+            None => results.extend(lines.iter().map(solve_line)),
+            Some(pool) => {
+                pool.install(|| lines.par_iter().map(solve_line).collect_into_vec(&mut results))
+            }
+        }
         bar.inc(results.len() as u64);
-        tally.add(&results);
-        match print_batch(&mut out, &results, mode, &printer).and_then(|()| out.flush()) {
+        let printed = print_stream(&mut out, &results, &mut tally, mode, &printer);
+        match printed.and_then(|()| out.flush()) {
             Ok(()) => {}
             // A closed pipe (`| head`): the reader wants no more, so stop solving.
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => break,
@@ -508,6 +561,37 @@ fn cell_list(a: &Grid, b: &Grid) -> String {
         text.push_str(&format!(" and {} more cells", cells.len() - 8));
     }
     text
+}
+
+/// A streamed chunk's results, in input order, counted into `tally`.
+fn print_stream(
+    out: &mut impl Write,
+    results: &[Solved],
+    tally: &mut Tally,
+    mode: Mode,
+    printer: &Printer,
+) -> io::Result<()> {
+    for solved in results {
+        match solved {
+            Solved::Plain(line, solution, elapsed) => {
+                tally.add_one(*line, Code::Success, *elapsed);
+                if matches!(mode, Mode::Check) {
+                    out.write_all(b"unique\n")?;
+                } else {
+                    let mut text = [b'\n'; 82];
+                    for (byte, &v) in text.iter_mut().zip(solution) {
+                        *byte = b'0' + v;
+                    }
+                    out.write_all(&text)?;
+                }
+            }
+            Solved::General(done) => {
+                tally.add(std::slice::from_ref(done));
+                print_batch(out, std::slice::from_ref(done), mode, printer)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One output line (or block, for pretty) per puzzle, in input order.

@@ -361,8 +361,9 @@ pub(super) fn run_killer<D: Desktop + ?Sized>(
     let mut tracker = Tracker::new(&board, givens, solution);
     let mut keys = Keys::new(side);
     let mut sent = 0;
-    let wrong = (0..side * side)
-        .find(|&i| board.get(i).is_some_and(|v| v != solution.cells()[i]) && givens.get(i).is_none());
+    let wrong = (0..side * side).find(|&i| {
+        board.get(i).is_some_and(|v| v != solution.cells()[i]) && givens.get(i).is_none()
+    });
     let empty = (0..side * side).find(|&i| board.get(i).is_none());
     if let (Input::Keyboard, Some(cell)) = (&opts.input, wrong.or(empty)) {
         // Backspace on a wrong value: cleared (normal mode) or nothing (pencil mode). Else the

@@ -379,4 +379,21 @@ mod tests {
         assert_eq!(&board.values[..3], &[6, 0, 0]);
         assert_eq!(board.marks[1], (1 << 2) | (1 << 4));
     }
+
+    #[test]
+    fn reads_a_crlf_file_saved_by_the_win32_front_end() {
+        // Saved by solo.exe (the Win32 front end, built from the same source) under Wine after
+        // `sudobot desktop --auto` typed a 3x3 Killer blind: pencil marks then values.
+        let text = include_str!("../../tests/fixtures/desktop/killer-3x3k-win32.sav");
+        assert!(text.contains("\r\n"));
+        let file = SaveFile::parse(text.as_bytes()).expect("parses");
+        let id = include_str!("../../tests/fixtures/desktop/killer-3x3k-win32.id").trim();
+        let puzzle = solo_id::parse(id).expect("id");
+        let desc = id.split_once(':').map(|(_, d)| d).unwrap_or_default();
+        let board = file.replay(&puzzle, desc).expect("replays");
+        let grid = Grid::new(puzzle.geometry_arc().clone(), board.values).expect("grid");
+        assert!(grid.is_solution_of(&puzzle));
+        assert!(board.marks.iter().all(|&m| m == 0));
+        assert!(file.current().iter().any(|e| matches!(e, Entry::Move(m) if m.starts_with('P'))));
+    }
 }

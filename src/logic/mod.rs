@@ -726,6 +726,7 @@ struct Accumulator {
     steps: usize,
     guesses: usize,
     killer: Option<KillerLevel>,
+    is_killer: bool,
 }
 
 impl Accumulator {
@@ -739,6 +740,7 @@ impl Accumulator {
             steps: 0,
             guesses: 0,
             killer: (killer && scale == Scale::Solo).then_some(KillerLevel::Trivial),
+            is_killer: killer,
         }
     }
 
@@ -765,6 +767,7 @@ impl Accumulator {
                 self.score,
                 self.hardest.map_or(0, |(w, _)| w),
                 self.side,
+                self.is_killer,
             )),
         };
         Grade {

@@ -20,9 +20,8 @@
 //! branch. This is the classic bitboard design of the fast 9x9 solvers (JCZSolve and its
 //! descendants), written from the description for this project.
 
-use super::Sink;
+use super::Report;
 use super::isa::{self, Isa};
-use crate::grid::Grid;
 
 /// Mask of one row of a band word.
 const ROW: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
@@ -331,18 +330,16 @@ impl Board {
         let bx = (0b111 * COLUMN) << (col / 3 * 3);
         let same_band = ROW[row] | bx | column;
         let words = &self.f[band];
-        let mut digits = 0u32;
-        for (d, &w) in words.iter().enumerate() {
-            digits |= ((w & bit != 0) as u32) << d;
-        }
-        let (next, last) = ((band + 1) % 3, (band + 2) % 3);
+        let (next, last) = (&self.f[(band + 1) % 3], &self.f[(band + 2) % 3]);
+        // Branch-free over all nine digits (masked by whether the cell holds the digit): the
+        // compiler keeps it in registers, and vectorises it where the level allows.
         let mut total = 0;
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            total += (words[d] & same_band).count_ones()
-                + (self.f[next][d] & column).count_ones()
-                + (self.f[last][d] & column).count_ones();
+        for d in 0..9 {
+            let has = 0u32.wrapping_sub((words[d] & bit != 0) as u32);
+            let n = (words[d] & same_band).count_ones()
+                + (next[d] & column).count_ones()
+                + (last[d] & column).count_ones();
+            total += n & has;
         }
         total
     }
@@ -362,14 +359,14 @@ struct Frame {
 /// at most one per cell). Tries a cell's digits in increasing order, so solutions come in the
 /// same order as a recursive search would find them. Returns the number of branch points.
 #[inline(always)]
-pub(super) fn explore(puzzle: &Grid, sink: &mut Sink, mut board: Board) -> u64 {
+pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
     let mut stack: Vec<Frame> = Vec::new();
     let mut guesses = 0u64;
     loop {
         let mut backtrack = true;
         if let Ok(pairs) = board.propagate() {
             if board.is_solved() {
-                if !sink.accept(puzzle, &board.values()) {
+                if !sink.accept(&board.values()) {
                     return guesses;
                 }
             } else {
@@ -404,14 +401,12 @@ pub(super) fn explore(puzzle: &Grid, sink: &mut Sink, mut board: Board) -> u64 {
     }
 }
 
-/// Reports solutions of a classic 9x9 puzzle to `sink`, searching with the instructions of
-/// `isa` (see [`isa`]); returns the number of branch points.
-pub(super) fn search(puzzle: &Grid, sink: &mut Sink, isa: Isa) -> u64 {
-    if !sink.wants_more() {
-        return 0;
-    }
+/// Reports solutions of a classic 9x9 puzzle (81 values in reading order, 0 for blank, every
+/// value at most 9) to `sink`, searching with the instructions of `isa` (see [`isa`]); returns
+/// the number of branch points.
+pub(super) fn search<R: Report>(cells: &[u8; 81], sink: &mut R, isa: Isa) -> u64 {
     let mut board = Board::new();
-    for (i, &v) in puzzle.cells().iter().enumerate() {
+    for (i, &v) in cells.iter().enumerate() {
         if v != 0 {
             let band = i / 27;
             let bit = 1 << (i % 27);
@@ -425,5 +420,5 @@ pub(super) fn search(puzzle: &Grid, sink: &mut Sink, isa: Isa) -> u64 {
             board.assign(band, d, bit);
         }
     }
-    isa::classic(isa, puzzle, sink, board)
+    isa::classic(isa, sink, board)
 }

@@ -44,6 +44,12 @@ struct Segment {
     line_rest: Vec<u16>,
     /// The region's cells outside the line.
     region_rest: Vec<u16>,
+    /// The other segments of the same line: together, exactly `line_rest`.
+    line_others: Vec<usize>,
+    /// The other segments of the region in the same direction; when `region_covered`, they
+    /// hold exactly `region_rest` (not when a line inside the region has no segments).
+    region_others: Vec<usize>,
+    region_covered: bool,
 }
 
 /// Segments that together cover one house; values confined to one of them are locked there.
@@ -121,7 +127,34 @@ fn locked_candidate_tables(g: &Geometry) -> (Vec<Segment>, Vec<Group>) {
                     .collect();
                 by_region[region][orientation].push(segments.len());
                 line_segments.push(segments.len());
-                segments.push(Segment { cells, line_rest, region_rest });
+                segments.push(Segment {
+                    cells,
+                    line_rest,
+                    region_rest,
+                    line_others: Vec::new(),
+                    region_others: Vec::new(),
+                    region_covered: false,
+                });
+            }
+        }
+    }
+    let others = |list: &[usize], me: usize| -> Vec<usize> {
+        list.iter().copied().filter(|&o| o != me).collect()
+    };
+    for lines in &by_line {
+        for list in lines {
+            for &i in list {
+                segments[i].line_others = others(list, i);
+            }
+        }
+    }
+    for pair in &by_region {
+        for list in pair {
+            for &i in list {
+                let region_others = others(list, i);
+                let covered: usize = region_others.iter().map(|&o| segments[o].cells.len()).sum();
+                segments[i].region_covered = covered == segments[i].region_rest.len();
+                segments[i].region_others = region_others;
             }
         }
     }
@@ -340,22 +373,28 @@ fn propagate(t: &Tables, s: &mut State) -> Result<(), Dead> {
 }
 
 /// One pass of pointing and claiming over every group; returns whether anything changed.
+///
+/// The open candidates of every segment are gathered once, before any elimination of the
+/// pass. Eliminations only shrink them, so a value found confined to one segment is still
+/// confined to it (or placed in it), and every elimination stays sound; what the stale masks
+/// miss, the next pass finds (a pass that changed anything is followed by another).
 fn locked_candidates(
     t: &Tables,
     s: &mut State,
     stack: &mut Vec<(usize, u8)>,
 ) -> Result<bool, Dead> {
     let mut changed = false;
-    let mut masks = [0u64; crate::grid::MAX_SIDE];
+    let mut masks = vec![0u64; t.segments.len()];
+    for (mask, segment) in masks.iter_mut().zip(&t.segments) {
+        // Only open cells: a placed value is already gone from the rest of its houses.
+        for &c in &segment.cells {
+            *mask |= s.cand[c as usize] & 0u64.wrapping_sub((s.value[c as usize] == 0) as u64);
+        }
+    }
     for group in &t.groups {
         let (mut once, mut twice) = (0u64, 0u64);
-        for (k, &seg) in group.segments.iter().enumerate() {
-            let mut m = 0;
-            // Only open cells: a placed value is already gone from the rest of its houses.
-            for &c in &t.segments[seg].cells {
-                m |= s.cand[c as usize] & 0u64.wrapping_sub((s.value[c as usize] == 0) as u64);
-            }
-            masks[k] = m;
+        for &seg in &group.segments {
+            let m = masks[seg];
             twice |= once & m;
             once |= m;
         }
@@ -363,14 +402,22 @@ fn locked_candidates(
         if exclusive == 0 {
             continue;
         }
-        for (k, &seg) in group.segments.iter().enumerate() {
-            let locked = masks[k] & exclusive;
+        for &seg in &group.segments {
+            let locked = masks[seg] & exclusive;
             if locked == 0 {
                 continue;
             }
             let segment = &t.segments[seg];
-            let rest =
-                if group.house_is_region { &segment.line_rest } else { &segment.region_rest };
+            let (rest, others, covered) = if group.house_is_region {
+                (&segment.line_rest, &segment.line_others, true)
+            } else {
+                (&segment.region_rest, &segment.region_others, segment.region_covered)
+            };
+            // Nothing to take away when the rest has none of the values open (placed cells
+            // never hold a locked value).
+            if covered && others.iter().fold(0, |a, &o| a | masks[o]) & locked == 0 {
+                continue;
+            }
             for &c in rest {
                 let c = c as usize;
                 let cand = s.cand[c];

@@ -23,9 +23,8 @@
 
 use std::sync::OnceLock;
 
-use super::Sink;
+use super::Report;
 use super::classic::Board;
-use crate::grid::Grid;
 
 /// A level of instruction-set support the engines can be compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -47,8 +46,8 @@ macro_rules! level {
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
-        fn $classic(puzzle: &Grid, sink: &mut Sink, board: Board) -> u64 {
-            super::classic::explore(puzzle, sink, board)
+        fn $classic<R: Report>(sink: &mut R, board: Board) -> u64 {
+            super::classic::explore(sink, board)
         }
     };
 }
@@ -133,15 +132,15 @@ fn detected(feature: &str) -> bool {
 }
 
 /// Runs the 9x9 search at `isa`, or at the highest supported level below it.
-pub(super) fn classic(isa: Isa, puzzle: &Grid, sink: &mut Sink, board: Board) -> u64 {
+pub(super) fn classic<R: Report>(isa: Isa, sink: &mut R, board: Board) -> u64 {
     let isa = isa.or_supported();
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `or_supported` returned Avx2 only after detecting every feature of AVX2.
-        Isa::Avx2 => unsafe { classic_avx2(puzzle, sink, board) },
+        Isa::Avx2 => unsafe { classic_avx2(sink, board) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, for every feature of AVX512.
-        Isa::Avx512 => unsafe { classic_avx512(puzzle, sink, board) },
-        _ => super::classic::explore(puzzle, sink, board),
+        Isa::Avx512 => unsafe { classic_avx512(sink, board) },
+        _ => super::classic::explore(sink, board),
     }
 }

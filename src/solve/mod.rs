@@ -96,8 +96,12 @@ pub fn count_solutions_with(puzzle: &Grid, limit: u64, isa: Isa) -> Result<Count
     let mut sink = Sink { limit, found: 0, examples: Vec::new() };
     let guesses = if puzzle.geometry().is_killer() {
         killer::search(puzzle, &mut sink)
+    } else if classic && !sink.wants_more() {
+        0
     } else if classic {
-        classic::search(puzzle, &mut sink, isa)
+        let cells: &[u8; 81] =
+            puzzle.cells().try_into().expect("a classic grid has 81 cells, each at most 9");
+        classic::search(cells, &mut GridReport { sink: &mut sink, puzzle }, isa)
     } else {
         generic::search(puzzle, &mut sink)
     };
@@ -113,6 +117,57 @@ pub fn count_solutions_with(puzzle: &Grid, limit: u64, isa: Isa) -> Result<Count
         examples: sink.examples,
         guesses,
     })
+}
+
+/// The plain 9x9 grid without [`Grid`]s, for batches of one-line puzzles: counts the solutions
+/// of `cells` (81 values in reading order, 0 for blank) up to `limit` on the detected
+/// instruction-set level, and copies the first one found into `first`. Returns the number
+/// found, or `None` when a value is above 9. Conflicting givens simply have no solution here;
+/// [`count_solutions`] on the same puzzle names the conflict.
+pub fn count_classic(cells: &[u8; 81], limit: u64, first: &mut [u8; 81]) -> Option<u64> {
+    if cells.iter().any(|&v| v > 9) {
+        return None;
+    }
+    let mut report = RawReport { limit, found: 0, first };
+    if limit > 0 {
+        classic::search(cells, &mut report, Isa::detected());
+    }
+    Some(report.found)
+}
+
+/// How an engine reports a solution (values in reading order); `accept` returns whether the
+/// search should go on.
+pub(crate) trait Report {
+    fn accept(&mut self, values: &[u8]) -> bool;
+}
+
+/// Solutions of a [`Grid`] into a [`Sink`].
+struct GridReport<'a> {
+    sink: &'a mut Sink,
+    puzzle: &'a Grid,
+}
+
+impl Report for GridReport<'_> {
+    fn accept(&mut self, values: &[u8]) -> bool {
+        self.sink.accept(self.puzzle, values)
+    }
+}
+
+/// Solutions counted, the first one kept as raw values.
+struct RawReport<'a> {
+    limit: u64,
+    found: u64,
+    first: &'a mut [u8; 81],
+}
+
+impl Report for RawReport<'_> {
+    fn accept(&mut self, values: &[u8]) -> bool {
+        if self.found == 0 {
+            self.first.copy_from_slice(values);
+        }
+        self.found += 1;
+        self.found < self.limit
+    }
 }
 
 /// Where engines report solutions. `accept` returns whether the search should go on.

@@ -11,6 +11,8 @@ mod safety;
 mod random;
 // The Win32 front end (MobaXterm's) built from Debian's source, under Wine.
 mod wine;
+// Issue 11: Killer games, typed blind and checked through the save file.
+mod killer;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -127,21 +129,6 @@ fn corrects_a_wrong_user_value() {
     let stdout = run_ok(&screen, &["desktop", "--auto"]);
     assert!(stdout.contains("1 corrected"), "{stdout}");
     assert_solved(name, &screen.copy_board(&game));
-}
-
-#[test]
-fn refuses_killer_and_types_nothing() {
-    require_tools!();
-    let mut screen = Screen::start(1024, 768);
-    let game = screen.launch(game_id("3x3k"), &[]);
-    screen.focus(&game);
-    let out = screen.sudobot(&["desktop", "--auto"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("Killer") && stderr.contains("not support"), "{stderr}");
-    let save = screen.save_game(&game, "killer");
-    assert!(save.contains("3x3k"), "{save}");
-    assert_eq!(save_moves(&save), Vec::<String>::new(), "no move was made");
 }
 
 /// Candidates of each empty cell, computed here from the rules (not by the bot's code).

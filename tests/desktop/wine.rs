@@ -2,7 +2,8 @@
 //! Debian's sgt-puzzles source with mingw-w64 by `.ci/solo-exe`, under Wine on a private Xvfb
 //! display with openbox. `sudobot desktop --auto` runs with no `--platform`: it must recognise
 //! the front end by the window's WM_CLASS (`solo.exe`) and use its keys. Each board is read back
-//! independently through the front end's own Game > Copy (xdotool + xclip) and checked here.
+//! independently through the front end's own Game > Copy (xdotool + xclip) and checked here; a
+//! Killer game (no Copy) through the front end's own Game > Save... and a replay here.
 //!
 //! One display and one Wine prefix (with its server) serve every case; at the end the server is
 //! stopped with `wineserver -k` and the test checks no process of its prefix is left.
@@ -12,7 +13,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::harness::{Screen, require_tools, wait_until};
+use super::harness::{Screen, require_tools, save_moves, wait_until};
+use super::killer;
 use super::{expected_solved, game_id};
 use sudobot::format::{solo_id, solo_text};
 use sudobot::grid::Grid;
@@ -211,6 +213,37 @@ impl WineScreen {
         Ok(text)
     }
 
+    /// Saves the game through the front end's Game > Save... (tap Alt, `g`, `s`; a Windows
+    /// file dialog takes `Z:\...` paths under Wine) and returns the save file's text.
+    fn save_game(&self, name: &str) -> String {
+        let path = self.screen.dir.path().join(format!("{name}.sav"));
+        let typed = format!("Z:{}", path.to_string_lossy().replace('/', "\\"));
+        let window = self.game_window(Duration::from_secs(10));
+        assert!(self.activate(&window), "the game window did not become active");
+        let before = self.solo_windows();
+        self.screen.xdotool(&["key", "--delay", "40", "alt", "g"]);
+        wait_until("the Game menu", Duration::from_secs(10), || {
+            let now = self.solo_windows();
+            now.iter().any(|w| !before.contains(w) && self.is_popup(w)).then_some(())
+        });
+        self.screen.xdotool(&["key", "s"]);
+        let dialog = wait_until("the Save dialog", Duration::from_secs(10), || {
+            let out = self.screen.xdotool(&[
+                "search",
+                "--onlyvisible",
+                "--name",
+                "^Enter name of game file to save$",
+            ]);
+            out.lines().next().map(str::to_string)
+        });
+        assert!(self.activate(&dialog), "the Save dialog did not become active");
+        self.screen.xdotool(&["type", "--delay", "10", &typed]);
+        self.screen.xdotool(&["key", "Return"]);
+        wait_until("the save file", Duration::from_secs(10), || {
+            std::fs::read_to_string(&path).ok().filter(|t| t.contains("NSTATES"))
+        })
+    }
+
     /// The clipboard's text; empty when its owner did not answer within 2 s (xclip waits for
     /// ever, and Wine now and then leaves a request unanswered).
     fn clipboard(&self) -> String {
@@ -320,11 +353,22 @@ fn solves_every_shape_through_the_win32_front_end_with_no_platform_flag() {
         assert!(grid.is_solution_of(&puzzle), "{name}: the copied board is not a solution");
         wine.close_games();
     }
-    // Killer keeps its behaviour: refused with exit 2 before anything is typed.
-    wine.launch(game_id("3x3k"));
-    let out = run_bot(&wine.screen, &["desktop", "--auto"]);
-    assert_eq!(out.status.code(), Some(2), "Killer");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("Killer"));
+    // Killer (no Copy): typed blind and checked by the bot through the front end's own Save
+    // dialog (a Windows file dialog); checked here through a save of the test's own.
+    let id = killer::generate("3x3k", "sudobot-wine");
+    wine.launch(&id);
+    let out = run_bot(&wine.screen, &["desktop", "--auto", "--stats"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("replaying its moves"), "Killer: {stdout}");
+    let save = wine.save_game("killer");
+    assert!(save.contains("\r\n"), "the Win32 front end writes CRLF");
+    let save = save.replace("\r\n", "\n");
+    assert!(!save.contains("\nSOLVE"), "the game's Solve was used");
+    let givens = solo_id::parse(&id).expect("ID");
+    let values = killer::replay(givens.cells(), givens.side(), &save_moves(&save));
+    assert_eq!(values, killer::solo_solution(&id), "Killer: not Solo's solution");
+    killer::check_rules(&id, &values);
+    wine.close_games();
     let left = wine.shut_down();
     assert!(left.is_empty(), "Wine processes left running in the test's prefix: {left:?}");
 }
