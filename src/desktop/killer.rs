@@ -34,15 +34,15 @@ pub(super) fn run<D: Desktop + ?Sized>(
     expected: Option<&Grid>,
     (t0, t1): (Duration, Duration),
 ) -> Result<Report, DesktopError> {
-    if opts.show_thinking {
-        return Err(DesktopError::KillerThinking);
-    }
     let givens = &id.grid;
     let solution = super::unique_solution(givens)?;
     if let Some(expected) = expected {
         super::check_matches(expected, givens, &solution)?;
     }
     let t2 = desktop.elapsed();
+    if opts.show_thinking {
+        return thinking(desktop, opts, id_text, id, &solution, (t0, t1, t2));
+    }
     // The game must be saved to be checked: refuse before typing where that cannot be done.
     save::check_backend(desktop)?;
     let mut dir = PrivateDir::new()?;
@@ -121,4 +121,50 @@ fn type_blind<D: Desktop + ?Sized>(
     fill::check_blind(&mut Worlds::new(tracker), &plan, todo, solution)?;
     fill::perform(desktop, opts, &plan)?;
     Ok(plan.len())
+}
+
+/// `--show-thinking` on a Killer game ([`super::thinking::run_killer`]): the engine's path with
+/// its cage techniques, the board read and checked by the game's save file.
+fn thinking<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    id_text: &str,
+    id: &SoloId,
+    solution: &Grid,
+    (t0, t1, t2): (Duration, Duration, Duration),
+) -> Result<Report, DesktopError> {
+    let givens = &id.grid;
+    let desc = id_text.split_once(':').map_or("", |(_, d)| d);
+    let cells: Vec<usize> =
+        (0..givens.cells().len()).filter(|&i| givens.get(i).is_none()).collect();
+    let opts = &super::resolve_mouse(desktop, opts, givens, &cells, solution)?;
+    let show = super::thinking::run_killer(desktop, opts, givens, desc, solution)?;
+    let t3 = desktop.elapsed();
+    let verified = match &show.board {
+        Some(board) => {
+            let todo = fill::cells_to_type(board, solution);
+            if let Some(&first) = todo.first() {
+                return Err(DesktopError::NotSolved {
+                    count: todo.len(),
+                    first: Cell::from_index(first, solution.side()),
+                    why: " (by the game's save file)".into(),
+                });
+            }
+            board.is_solution_of(givens)
+        }
+        None => false,
+    };
+    Ok(Report {
+        side: solution.side(),
+        params: id.params.to_string(),
+        typed: show.placed,
+        corrected: 0,
+        actions: show.actions,
+        read: t1 - t0,
+        solve: t2 - t1,
+        typing: t3 - t2,
+        verify: Duration::ZERO,
+        verified,
+        check: Check::Save,
+    })
 }

@@ -328,3 +328,82 @@ impl<'a> Builder<'a> {
         std::mem::take(&mut self.actions)
     }
 }
+
+/// What a Killer show did: values placed, input actions sent, and the board the game's save
+/// file shows at the end (`None` with `--stop-after`).
+pub(super) struct KillerShow {
+    pub placed: usize,
+    pub actions: usize,
+    pub board: Option<Grid>,
+}
+
+/// Show thinking on a Killer game, which has no Game > Copy: the board (values, and pencil
+/// marks, which Copy never shows) is read by saving the game to a private file and replaying
+/// its moves ([`super::save`]). By keyboard the pencil mode is found with one probe key, read
+/// back the same way; then the show plays as on any game, the engine using its cage techniques.
+pub(super) fn run_killer<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    givens: &Grid,
+    desc: &str,
+    solution: &Grid,
+) -> Result<KillerShow, DesktopError> {
+    use super::save;
+    save::check_backend(desktop)?;
+    let mut dir = save::PrivateDir::new()?;
+    let side = solution.side();
+    let read = |desktop: &mut D, dir: &mut save::PrivateDir| -> Result<Grid, DesktopError> {
+        let (board, _) = save::read_board(desktop, opts, dir, givens, desc)?;
+        Grid::new(givens.geometry_arc().clone(), board.values)
+            .map_err(|e| DesktopError::SaveFile(format!("the replayed board: {e}")))
+    };
+    let mut board = read(desktop, &mut dir)?;
+    let mut tracker = Tracker::new(&board, givens, solution);
+    let mut keys = Keys::new(side);
+    let mut sent = 0;
+    let wrong = (0..side * side).find(|&i| {
+        board.get(i).is_some_and(|v| v != solution.cells()[i]) && givens.get(i).is_none()
+    });
+    let empty = (0..side * side).find(|&i| board.get(i).is_none());
+    if let (Input::Keyboard, Some(cell)) = (&opts.input, wrong.or(empty)) {
+        // Backspace on a wrong value: cleared (normal mode) or nothing (pencil mode). Else the
+        // solution's value in an empty cell: placed, or a pencil mark toggled.
+        keys.go_to(cell % side, cell / side);
+        if wrong.is_some() {
+            keys.clear();
+        } else {
+            keys.value(solution.cells()[cell]);
+        }
+        let probe: Vec<Action> = keys.take().into_iter().map(Action::Key).collect();
+        fill::check(&mut tracker, &probe, Allow::Probe)?;
+        fill::perform(desktop, opts, &probe)?;
+        sent += probe.len();
+        let now = read(desktop, &mut dir)?;
+        let got = now.get(cell);
+        let pencil =
+            if wrong.is_some() { got.is_some() } else { got != Some(solution.cells()[cell]) };
+        tracker.learn(pencil, cell, got);
+        keys.assume_pencil(pencil);
+        // Back to normal mode, and the probed empty cell empty again (value or mark cleared),
+        // so the show starts from the board as found.
+        keys.set_pencil(false);
+        if wrong.is_none() {
+            keys.clear();
+        }
+        let back: Vec<Action> = keys.take().into_iter().map(Action::Key).collect();
+        fill::check(&mut tracker, &back, Allow::Values)?;
+        fill::perform(desktop, opts, &back)?;
+        sent += back.len();
+        board = now;
+        if wrong.is_none() {
+            let _ = board.set(cell, None);
+        }
+    }
+    let show = plan(opts, &mut keys, &mut tracker, givens, &board, solution)?;
+    perform(desktop, opts, &show)?;
+    let board = match opts.stop_after {
+        Some(_) => None,
+        None => Some(read(desktop, &mut dir)?),
+    };
+    Ok(KillerShow { placed: show.placed(), actions: sent + show.actions(), board })
+}
