@@ -429,13 +429,21 @@ fn show_whole(screen: &mut Screen, id: &str, scale: &str) -> Vec<String> {
 fn show_thinking_on_killer_plays_the_cage_techniques() {
     require_tools!();
     let mut screen = Screen::start(1024, 768);
+    // Pencil mode left on by the player: the bot's probe finds it through a save file.
+    killer_show(&mut screen, &[], "killer-keyboard");
+    // By mouse, with no given to click: two clicks on each cell (the grid from the window).
+    killer_show(&mut screen, &["--input", "mouse"], "killer-mouse");
+}
+
+fn killer_show(screen: &mut Screen, extra: &[&str], save: &str) {
     let id = game_id("3x3k");
     let game = screen.launch(id, &[]);
     screen.focus(&game);
-    // Pencil mode left on by the player: the bot's probe finds it through a save file.
     screen.xdotool(&["key", "--delay", "20", "Up", "Return"]);
-    let stdout = run_ok(&screen, &["desktop", "--auto", "--show-thinking", "--step-delay", "0"]);
-    let (lines, steps) = explained(&screen, id, "score");
+    let mut args = vec!["desktop", "--auto", "--show-thinking", "--step-delay", "0"];
+    args.extend_from_slice(extra);
+    let stdout = run_ok(screen, &args);
+    let (lines, steps) = explained(screen, id, "score");
     assert!(lines.iter().any(|l| l.starts_with("Cage")), "{lines:?}");
     let printed: Vec<String> = stdout.lines().map(str::to_string).collect();
     assert_eq!(printed.len(), lines.len() + 1, "{stdout}");
@@ -443,11 +451,12 @@ fn show_thinking_on_killer_plays_the_cage_techniques() {
     assert!(printed[lines.len()].contains("confirmed"), "{stdout}");
     // Killer has no Copy: the test's own save file, replayed, checked on the rules and cages.
     let puzzle = solo_id::parse(id).expect("id");
-    let moves = save_moves(&screen.save_game(&game, "killer-thinking"));
+    let moves = save_moves(&screen.save_game(&game, save));
     let (played, values) = check_moves(&puzzle, &moves, &steps);
     assert_eq!(played, steps.len());
     let grid = Grid::new(Arc::clone(puzzle.geometry_arc()), values).expect("grid");
     assert!(grid.is_solution_of(&puzzle), "not solved: {grid:?}");
+    screen.close(game);
 }
 
 #[test]
