@@ -750,7 +750,12 @@ fn resolve_mouse<D: Desktop + ?Sized>(
         (Some(grid), None) => grid,
     };
     opts.input = Input::Mouse(Some(grid));
-    let mut clicked = vec![fill::first_given(givens)?];
+    // Show-thinking clicks a given to clear the selection, when there is one.
+    let mut clicked = if opts.show_thinking {
+        fill::first_given(givens).into_iter().collect()
+    } else {
+        vec![fill::first_given(givens)?]
+    };
     if opts.show_thinking {
         clicked.extend((0..side * side).filter(|&i| givens.get(i).is_none()));
     } else {

@@ -405,7 +405,10 @@ impl Tracker {
                 if here && self.shown == Some(true) && self.pencil == Some(true) {
                     self.shown = Some(false);
                 } else if maybe_here && toggles_off {
-                    (self.col, self.row, self.shown, self.pencil) = ((x, x), (y, y), None, None);
+                    // Deselected (which needs pencil mode on) or selected in pencil mode: the
+                    // mode is pencil either way.
+                    (self.col, self.row, self.shown, self.pencil) =
+                        ((x, x), (y, y), None, Some(true));
                 } else {
                     select(self, true);
                 }

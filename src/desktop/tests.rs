@@ -131,13 +131,26 @@ fn show_thinking_on_killer_plays_the_cage_techniques_read_by_save_files() {
     assert!(texts.iter().any(|t| t.starts_with("Cage")), "{texts:?}");
     check_moves(&game, &puzzle, &texts, Scale::Score);
     assert!(game.saves.len() >= 3, "read, probed and checked by save files");
-    // By mouse a mark needs a given to click first (to clear the selection): none here.
-    let mut game = FakeSolo::new(id("3x3k"));
+    // By mouse, with no given to click: each key after two clicks on its own cell.
     let mouse = Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 }));
-    let o = Options { show_thinking: true, input: mouse, ..opts() };
-    let err = run_auto(&mut game, &o).expect_err("no given to click");
-    assert!(matches!(err, DesktopError::NoGivenToClick), "{err}");
-    assert!(game.moves.is_empty());
+    let (game, texts) = show(id("3x3k"), mouse, Scale::Score, None);
+    assert_eq!(game.grid, super::unique_solution(&puzzle).expect("unique").cells());
+    assert!(game.fired.is_empty(), "{:?}", game.fired);
+    check_moves(&game, &puzzle, &texts, Scale::Score);
+    // Whatever cell the player left selected, in either mode, by mouse or keyboard cursor.
+    for (hshow, hpencil, hcursor) in [(true, true, false), (true, false, false), (true, true, true)]
+    {
+        for (hx, hy) in [(0, 0), (4, 4)] {
+            let mut game = FakeSolo::new(id("3x3k"));
+            (game.hx, game.hy, game.hshow, game.hpencil, game.hcursor) =
+                (hx, hy, hshow, hpencil, hcursor);
+            let mouse = Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 }));
+            let o = Options { show_thinking: true, input: mouse, ..opts() };
+            let report = run_auto(&mut game, &o).expect("solved by mouse");
+            assert!(report.verified && game.fired.is_empty());
+            assert!(game.pencil.iter().all(|&m| m == 0));
+        }
+    }
     // A player's wrong value and pencil mode left on: the probe finds the mode by a save file.
     let mut game = FakeSolo::new(id("3x3k"));
     let solution = super::unique_solution(&puzzle).expect("unique");

@@ -19,7 +19,8 @@
 //! keyboard, the bot toggles it with Return and tracks it (the caller finds it out first). With
 //! the mouse, each mark is a right click then the digit, preceded by a left click on a given
 //! cell so that the right click always selects afresh (builds that keep the pencil highlight
-//! would otherwise toggle the selection off and lose the digit).
+//! would otherwise toggle the selection off and lose the digit); on a board without givens
+//! (most Killer games) the first click is the other button on the cell itself.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -242,7 +243,9 @@ fn values(mask: u64) -> impl Iterator<Item = u8> {
 struct Builder<'a> {
     side: usize,
     keys: &'a mut Keys,
-    mouse: Option<(MouseGrid, Action)>,
+    /// Mouse input: the grid, and the click on a given that clears the selection (none on a
+    /// board without givens, such as most Killer games).
+    mouse: Option<(MouseGrid, Option<Action>)>,
     actions: Vec<Action>,
 }
 
@@ -256,9 +259,11 @@ impl<'a> Builder<'a> {
         let mouse = match &opts.input {
             Input::Keyboard => None,
             Input::Mouse(Some(grid)) => {
-                let given = fill::first_given(givens)?;
-                let (gx, gy) = grid.centre(given % side, given / side);
-                Some((*grid, Action::Click(MouseButton::Left, gx, gy, given)))
+                let deselect = fill::first_given(givens).ok().map(|given| {
+                    let (gx, gy) = grid.centre(given % side, given / side);
+                    Action::Click(MouseButton::Left, gx, gy, given)
+                });
+                Some((*grid, deselect))
             }
             Input::Mouse(None) => return Err(DesktopError::NoMouseGrid),
         };
@@ -275,7 +280,9 @@ impl<'a> Builder<'a> {
 
     /// One key on a cell: by keyboard, in the given pencil mode; by mouse, after a click on a
     /// given (which deselects) and a left (normal) or right (pencil) click on the cell, so the
-    /// key can never be rejected.
+    /// key can never be rejected. Without a given, two clicks on the cell itself: right then
+    /// left for normal mode (a right click leaves pencil mode on, whether it selected or
+    /// deselected, so the left click selects), left then right for pencil mode (likewise).
     fn on_cell(&mut self, cell: usize, pencil: bool, key: impl FnOnce(&mut Keys) -> bool) {
         let (x, y) = (cell % self.side, cell / self.side);
         match self.mouse {
@@ -290,8 +297,15 @@ impl<'a> Builder<'a> {
                 keys.assume_cursor(x, y);
                 if key(&mut keys) {
                     let (px, py) = grid.centre(x, y);
-                    let button = if pencil { MouseButton::Right } else { MouseButton::Left };
-                    self.actions.push(deselect);
+                    let (button, other) = if pencil {
+                        (MouseButton::Right, MouseButton::Left)
+                    } else {
+                        (MouseButton::Left, MouseButton::Right)
+                    };
+                    match deselect {
+                        Some(click) => self.actions.push(click),
+                        None => self.actions.push(Action::Click(other, px, py, cell)),
+                    }
                     self.actions.push(Action::Click(button, px, py, cell));
                     self.actions.extend(keys.take().into_iter().map(Action::Key));
                 }
@@ -320,7 +334,7 @@ impl<'a> Builder<'a> {
     fn finish(&mut self) {
         match self.mouse {
             None => self.normal_mode(),
-            Some((_, deselect)) => self.actions.push(deselect),
+            Some((_, deselect)) => self.actions.extend(deselect),
         }
     }
 
