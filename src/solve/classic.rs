@@ -275,9 +275,10 @@ impl Board {
     /// box; when three digits must go there, no other digit may. Returns whether any word
     /// changed (queued for `update`).
     ///
-    /// This finds what the band words alone miss and cuts guesses (top1465 11.8 to 9.9 a
-    /// puzzle when run at every node), but it costs more than it saves deep in the tree, so the
-    /// search runs it only near the root (see [`TRIAD_DEPTH`]).
+    /// Mini-columns follow in [`Board::column_triads`]. This finds what the band words alone
+    /// miss and cuts guesses (top1465 11.8 to 8.4 a puzzle when run at every node, fewer than
+    /// tdoku's 8.9), but it costs more than it saves deep in the tree, so the search runs it
+    /// only near the root (see [`TRIAD_DEPTH`]).
     #[inline(always)]
     fn triads(&mut self) -> Result<bool, Dead> {
         let mut changed = false;
@@ -338,6 +339,77 @@ impl Board {
                 }
                 if word != old {
                     self.f[band][d] = word;
+                    self.pending |= 1 << (band * 9 + d);
+                    changed = true;
+                }
+            }
+        }
+        Ok(self.column_triads()? | changed)
+    }
+
+    /// The same for mini-columns (one column of one box): a digit fits a mini-column when its
+    /// band word has the column, and must go there when no other band has the column for it.
+    /// Exactly three that fit leave the rest of the column and of the box; exactly three that
+    /// must bar every other digit.
+    #[inline(always)]
+    fn column_triads(&mut self) -> Result<bool, Dead> {
+        let fold = |w: u32| (w | w >> 9 | w >> 18) & 0x1FF;
+        let mut cols = [[0u32; 9]; 3];
+        for (band_cols, words) in cols.iter_mut().zip(&self.f) {
+            for (c, &w) in band_cols.iter_mut().zip(words) {
+                *c = fold(w);
+            }
+        }
+        let mut changed = false;
+        for band in 0..3 {
+            let (next, last) = ((band + 1) % 3, (band + 2) % 3);
+            let (mut fit2, mut fit3, mut fit4, mut fit1) = (0u32, 0u32, 0u32, 0u32);
+            let (mut must2, mut must3, mut must4, mut must1) = (0u32, 0u32, 0u32, 0u32);
+            let mut musts = [0u32; 9];
+            for d in 0..9 {
+                let m = cols[band][d];
+                let q = m & !(cols[next][d] | cols[last][d]);
+                musts[d] = q;
+                fit4 |= fit3 & m;
+                fit3 |= fit2 & m;
+                fit2 |= fit1 & m;
+                fit1 |= m;
+                must4 |= must3 & q;
+                must3 |= must2 & q;
+                must2 |= must1 & q;
+                must1 |= q;
+            }
+            if fit3 != 0x1FF || must4 != 0 {
+                return Err(Dead);
+            }
+            let fit_three = fit3 & !fit4;
+            let must_three = must3 & !must4;
+            if fit_three | must_three == 0 {
+                continue;
+            }
+            for d in 0..9 {
+                let mut going = fit_three & cols[band][d] & !musts[d];
+                while going != 0 {
+                    let c = going.trailing_zeros();
+                    going &= going - 1;
+                    let column = COLUMN << c;
+                    for other in [next, last] {
+                        if self.f[other][d] & column != 0 {
+                            self.f[other][d] &= !column;
+                            self.pending |= 1 << (other * 9 + d);
+                            changed = true;
+                        }
+                    }
+                    let rest_of_box = ((0b111 * COLUMN) << (c / 3 * 3)) & !column;
+                    if self.f[band][d] & rest_of_box != 0 {
+                        self.f[band][d] &= !rest_of_box;
+                        self.pending |= 1 << (band * 9 + d);
+                        changed = true;
+                    }
+                }
+                let barred = (must_three & cols[band][d] & !musts[d]) * COLUMN;
+                if self.f[band][d] & barred != 0 {
+                    self.f[band][d] &= !barred;
                     self.pending |= 1 << (band * 9 + d);
                     changed = true;
                 }
@@ -442,8 +514,8 @@ struct Frame {
 /// Nodes this close to the root (the root and its children) also run
 /// [`Board::triads`]: a deduction there prunes the whole tree below, while deeper the pass
 /// costs more than the guesses it saves. Measured in guesses a puzzle (every node / here /
-/// never): top1465 9.9 / 10.8 / 11.8, 17-clue 0.68 / 0.74 / 0.82, hardest 1106 127 / 135 /
-/// 135.
+/// never): top1465 8.4 / 9.6 / 11.8, 17-clue 0.58 / 0.66 / 0.82, hardest 1106 119 / 134 /
+/// 135, hardest 1905 11+ 77 / 83 / 83.
 const TRIAD_DEPTH: u32 = 2;
 
 /// Depth-first search from `board` with an explicit stack (one frame per open branch point,
