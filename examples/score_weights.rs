@@ -67,6 +67,19 @@ fn measure(p: &Grid, finders: &[logic::Finder]) -> Vec<(usize, Vec<u64>)> {
     steps.into_iter().map(|m| (m.tried.len() - 1, m.tried)).collect()
 }
 
+/// Per finder: the checks of each of its failed scans, and of each scan that found a step.
+fn scans(paths: &[Vec<(usize, Vec<u64>)>], finders: usize) -> (Vec<Vec<u64>>, Vec<Vec<u64>>) {
+    let mut failed: Vec<Vec<u64>> = vec![Vec::new(); finders];
+    let mut found: Vec<Vec<u64>> = vec![Vec::new(); finders];
+    for (j, tried) in paths.iter().flatten() {
+        for (i, &w) in tried[..*j].iter().enumerate() {
+            failed[i].push(w);
+        }
+        found[*j].push(tried[*j]);
+    }
+    (failed, found)
+}
+
 fn round2(x: f64) -> u64 {
     if x < 10.0 {
         return x.round().max(1.0) as u64;
@@ -116,15 +129,7 @@ fn main() {
     eprintln!("measuring on {} puzzles", corpus.len());
     let paths: Vec<Vec<(usize, Vec<u64>)>> =
         corpus.par_iter().map(|p| measure(p, &finders)).collect();
-    // Failed scans of each finder, and the checks of each finder that found a step.
-    let mut failed: Vec<Vec<u64>> = vec![Vec::new(); order.len()];
-    let mut found: Vec<Vec<u64>> = vec![Vec::new(); order.len()];
-    for (j, tried) in paths.iter().flatten() {
-        for (i, &w) in tried[..*j].iter().enumerate() {
-            failed[i].push(w);
-        }
-        found[*j].push(tried[*j]);
-    }
+    let (failed, mut found) = scans(&paths, order.len());
     // Rare techniques: the finder's own checks measured alone, after singles.
     let alone_corpus = load(&format!("{BENCH}puzzles3_magictour_top1465"), 400);
     let base = [Technique::FullHouse, Technique::NakedSingle, Technique::HiddenSingle];
@@ -280,14 +285,7 @@ fn killer_weights(n: usize, plain: &[u64]) {
     eprintln!("measuring the cage techniques on {} Killer puzzles", corpus.len());
     let paths: Vec<Vec<(usize, Vec<u64>)>> =
         corpus.par_iter().map(|p| measure(p, &finders)).collect();
-    let mut failed: Vec<Vec<u64>> = vec![Vec::new(); order.len()];
-    let mut found: Vec<Vec<u64>> = vec![Vec::new(); order.len()];
-    for (j, tried) in paths.iter().flatten() {
-        for (i, &w) in tried[..*j].iter().enumerate() {
-            failed[i].push(w);
-        }
-        found[*j].push(tried[*j]);
-    }
+    let (failed, found) = scans(&paths, order.len());
     println!(
         "\n| Killer order | steps | failed scan (mean checks) | finding scan (mean checks) | weight |"
     );

@@ -15,7 +15,10 @@ Examples:
   sudobot desktop                             interactive: F1 origin, F4 step (twice), F3 walk,
                                               F2 read + solve + type, Esc abort
 
-Exit codes: 0 solved and confirmed, 1 failure, 2 bad input (also Killer games),
+Killer games (no Game > Copy): every non-given cell is typed, then the game is saved to a
+private temporary file and its moves replayed to confirm.
+
+Exit codes: 0 solved and confirmed, 1 failure, 2 bad input (also --show-thinking on Killer),
 3 no solution, 4 several solutions, 130 aborted.")]
 pub struct DesktopArgs {
     /// Find the game window, read, solve, type and confirm, then exit (no hotkeys).

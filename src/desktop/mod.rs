@@ -210,7 +210,10 @@ pub enum DesktopError {
         what: String,
     },
     /// Mouse input needs a given cell to clear the selection safely.
-    #[error("the board has no given cell to click for clearing the selection")]
+    #[error(
+        "the board has no given cell to click for clearing the selection (Killer games often have \
+         none); use --input keyboard"
+    )]
     NoGivenToClick,
     /// The board copied back after typing is not the solution.
     #[error("after typing, {count} cell(s) still differ from the solution (first: {first}){why}")]

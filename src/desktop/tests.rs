@@ -847,3 +847,24 @@ fn mouse_refuses_off_screen_and_covered_cells_and_finds_a_centred_board() {
     run_auto(&mut game, &o).expect("solved");
     assert_solved(&game, "3x3du");
 }
+
+#[test]
+fn interactive_f2_solves_a_killer_game() {
+    use super::interactive::{Hotkey, Outcome, Session, Source};
+    let mut game = FakeSolo::new(id("3x3k"));
+    let mut session = Session::new(opts(), Source::Game);
+    let outcome = session.handle(Hotkey::Solve, &mut game).expect("f2");
+    let Outcome::Solved(report) = outcome else { panic!("solved: {outcome:?}") };
+    assert_eq!(report.check, super::Check::Save);
+    assert_killer_solved(&game, id("3x3k"));
+}
+
+#[test]
+fn killer_by_mouse_without_a_given_is_refused_before_typing() {
+    let mut game = FakeSolo::new(id("3x3k"));
+    let err = run_auto(&mut game, &Options { input: Input::Mouse(None), ..opts() })
+        .expect_err("no given to click");
+    assert!(matches!(err, DesktopError::NoGivenToClick), "{err}");
+    assert!(err.to_string().contains("--input keyboard"));
+    assert!(game.moves.is_empty() && game.saves.is_empty() && game.fired.is_empty());
+}

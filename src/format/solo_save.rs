@@ -367,6 +367,27 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn no_input_makes_it_panic(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300),
+            cut in 0usize..400,
+            flip in 0usize..400,
+        ) {
+            let _ = SaveFile::parse(&bytes);
+            // A real file, cut short and with one byte changed.
+            let mut good = save(&["R1,0,2", "P0,1,3", "M"], 3, "\n").into_bytes();
+            if let Some(b) = good.get_mut(flip) {
+                *b = bytes.first().copied().unwrap_or(b'x');
+            }
+            good.truncate(cut);
+            if let Ok(file) = SaveFile::parse(&good) {
+                let puzzle = solo_id::parse(ID).expect("id");
+                let _ = file.replay(&puzzle, "3a1j4a1");
+            }
+        }
+    }
+
     #[test]
     fn reads_a_file_saved_by_sgt_solo() {
         // Saved by sgt-solo 20230122 (GTK) from a 3x3 Killer game after three moves.

@@ -187,6 +187,30 @@ fn refuses_an_ambiguous_killer_with_exit_4_and_types_nothing() {
     assert_eq!(save_moves(&save), Vec::<String>::new(), "no move was made");
 }
 
+#[test]
+fn ctrl_c_and_sigterm_stop_typing_and_remove_the_save_directory() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let id = generate("3x3k", "sudobot-signal");
+    for signal in ["-INT", "-TERM"] {
+        let game = screen.launch(&id, &[]);
+        screen.focus(&game);
+        let before = save_dirs();
+        // 341 keys 40 ms apart: typing lasts about 14 s.
+        let mut bot = screen.spawn_sudobot(&["desktop", "--auto", "--key-delay", "40"]);
+        bot.wait_sigint_handler();
+        let new_dir = || save_dirs().difference(&before).next().cloned();
+        super::harness::wait_until("the private save directory", Duration::from_secs(20), new_dir);
+        let status =
+            Command::new("kill").args([signal, &bot.pid().to_string()]).status().expect("kill");
+        assert!(status.success());
+        assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(130), "{}", bot.output());
+        assert!(bot.output().contains("aborted"), "{signal}: {}", bot.output());
+        assert_eq!(new_dir(), None, "{signal}: the save directory is left behind");
+        screen.close(game);
+    }
+}
+
 /// Times `desktop --auto` on generated Killer games: 10 per shape by default
 /// (`SUDOBOT_KILLER_GAMES`), median and worst of the bot's own total and of the wall clock.
 /// Run: `cargo test --release --test integration desktop::killer::killer_desktop_times --
