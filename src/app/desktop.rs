@@ -97,7 +97,7 @@ fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
     let opts = &Options { platform: platform(args, detected), ..opts.clone() };
     match desktop::run_auto(&mut *screen, opts) {
         Ok(report) => {
-            print_outcome(&report, args.stats);
+            print_outcome(&report, args);
             Ok(Code::Success)
         }
         Err(e) => error_code(e),
@@ -144,7 +144,8 @@ fn error_code(e: DesktopError) -> anyhow::Result<Code> {
     Ok(code)
 }
 
-fn print_outcome(report: &Report, stats: bool) {
+fn print_outcome(report: &Report, args: &DesktopArgs) {
+    let stats = args.stats;
     let confirmed = match (report.verified, report.check) {
         (true, Check::Copy) => "solved and confirmed by copying the board back",
         (true, Check::Save) => "solved and confirmed by saving the game and replaying its moves",
@@ -154,6 +155,11 @@ fn print_outcome(report: &Report, stats: bool) {
         Check::Copy => println!(
             "{} ({}x{}): {} value(s) typed, {} corrected; {confirmed}",
             report.params, report.side, report.side, report.typed, report.corrected
+        ),
+        // Killer, show-thinking: the values the engine's steps placed.
+        Check::Save if args.show_thinking => println!(
+            "{} ({}x{}): {} value(s) placed in the engine's order; {confirmed}",
+            report.params, report.side, report.side, report.typed
         ),
         // Killer: the board cannot be read before typing, so every non-given cell is typed.
         Check::Save => println!(
@@ -279,7 +285,7 @@ mod interactive {
                     eprintln!("the two F4 points are too close; press F4 twice again")
                 }
                 Ok(Outcome::Walked(n)) => eprintln!("walked {n} empty cells"),
-                Ok(Outcome::Solved(report)) => print_outcome(&report, args.stats),
+                Ok(Outcome::Solved(report)) => print_outcome(&report, args),
                 Err(DesktopError::Aborted) => {
                     screen.release_all();
                     eprintln!("aborted; keys released");
