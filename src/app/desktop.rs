@@ -132,7 +132,6 @@ fn error_code(e: DesktopError) -> anyhow::Result<Code> {
         DesktopError::Multiple => Code::Multiple,
         DesktopError::Aborted => Code::Interrupted,
         DesktopError::Killer { .. }
-        | DesktopError::KillerThinking
         | DesktopError::CannotSave { .. }
         | DesktopError::Invalid(_)
         | DesktopError::BadPuzzle(_)

@@ -100,12 +100,6 @@ pub enum DesktopError {
         /// The game's parameters.
         params: String,
     },
-    /// Show-thinking asked for on a Killer game.
-    #[error(
-        "--show-thinking does not support Killer games yet (leave it out to solve the game); \
-         nothing was typed"
-    )]
-    KillerThinking,
     /// A Killer game cannot be checked here (it is checked by saving it).
     #[error(
         "a Killer game is checked by saving it, which cannot be done here: {why}; nothing was typed"
