@@ -288,8 +288,7 @@ impl Board {
             }
             // Per mini-row (bit `row * 3 + box`), how many digits fit (`fit1..fit4`: at least
             // 1..4) and how many must go there (`must1..must4`), counted bit-sliced.
-            let (mut fit1, mut fit2, mut fit3, mut fit4) = (0u32, 0u32, 0u32, 0u32);
-            let (mut must1, mut must2, mut must3, mut must4) = (0u32, 0u32, 0u32, 0u32);
+            let (mut fit, mut must) = (AtLeast::default(), AtLeast::default());
             let mut fits = [0u32; 9];
             let mut musts = [0u32; 9];
             for (d, &word) in self.f[band].iter().enumerate() {
@@ -302,20 +301,13 @@ impl Board {
                 }
                 fits[d] = m;
                 musts[d] = q;
-                fit4 |= fit3 & m;
-                fit3 |= fit2 & m;
-                fit2 |= fit1 & m;
-                fit1 |= m;
-                must4 |= must3 & q;
-                must3 |= must2 & q;
-                must2 |= must1 & q;
-                must1 |= q;
+                fit.add(m);
+                must.add(q);
             }
-            if fit3 != 0x1FF || must4 != 0 {
+            if fit.three != 0x1FF || must.four != 0 {
                 return Err(Dead);
             }
-            let fit_three = fit3 & !fit4;
-            let must_three = must3 & !must4;
+            let (fit_three, must_three) = (fit.exactly_three(), must.exactly_three());
             if fit_three | must_three == 0 {
                 continue;
             }
@@ -363,27 +355,19 @@ impl Board {
         let mut changed = false;
         for band in 0..3 {
             let (next, last) = ((band + 1) % 3, (band + 2) % 3);
-            let (mut fit2, mut fit3, mut fit4, mut fit1) = (0u32, 0u32, 0u32, 0u32);
-            let (mut must2, mut must3, mut must4, mut must1) = (0u32, 0u32, 0u32, 0u32);
+            let (mut fit, mut must) = (AtLeast::default(), AtLeast::default());
             let mut musts = [0u32; 9];
             for d in 0..9 {
                 let m = cols[band][d];
                 let q = m & !(cols[next][d] | cols[last][d]);
                 musts[d] = q;
-                fit4 |= fit3 & m;
-                fit3 |= fit2 & m;
-                fit2 |= fit1 & m;
-                fit1 |= m;
-                must4 |= must3 & q;
-                must3 |= must2 & q;
-                must2 |= must1 & q;
-                must1 |= q;
+                fit.add(m);
+                must.add(q);
             }
-            if fit3 != 0x1FF || must4 != 0 {
+            if fit.three != 0x1FF || must.four != 0 {
                 return Err(Dead);
             }
-            let fit_three = fit3 & !fit4;
-            let must_three = must3 & !must4;
+            let (fit_three, must_three) = (fit.exactly_three(), must.exactly_three());
             if fit_three | must_three == 0 {
                 continue;
             }
@@ -587,4 +571,30 @@ pub(super) fn search<R: Report>(cells: &[u8; 81], sink: &mut R, isa: Isa) -> u64
         }
     }
     isa::classic(isa, sink, board)
+}
+
+/// Bit-sliced counters over nine bits (one per mini-row or mini-column): after adding words,
+/// `one`..`four` hold the bits set in at least one..four of them.
+#[derive(Clone, Copy, Default)]
+struct AtLeast {
+    one: u32,
+    two: u32,
+    three: u32,
+    four: u32,
+}
+
+impl AtLeast {
+    #[inline(always)]
+    fn add(&mut self, word: u32) {
+        self.four |= self.three & word;
+        self.three |= self.two & word;
+        self.two |= self.one & word;
+        self.one |= word;
+    }
+
+    /// The bits set in exactly three of the words.
+    #[inline(always)]
+    fn exactly_three(&self) -> u32 {
+        self.three & !self.four
+    }
 }
