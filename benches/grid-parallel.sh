@@ -34,7 +34,10 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 start() { # name, args...: a Grid process in its own process group
   local name=$1
   shift
-  setsid java -Xmx256m -jar "$jar" "$@" --selenium-manager false >"$work/$name.log" 2>&1 &
+  # TMPDIR: the browsers' temporary files (Chromium's singleton socket directory) go into
+  # $work, removed at the end, not into /tmp.
+  TMPDIR=$work setsid java -Xmx256m -jar "$jar" "$@" --selenium-manager false \
+    >"$work/$name.log" 2>&1 &
   pids+=($!)
 }
 

@@ -56,8 +56,14 @@ struct Grid {
 impl Grid {
     fn spawn(&mut self, jar: &str, role: &str, args: &[String]) {
         let log = std::fs::File::create(self.logs.path().join(format!("{role}.log"))).unwrap();
+        // The browsers' temporary files (Chromium's singleton socket directory, chromedriver's
+        // profile when the session names none) go here, removed with the Grid, instead of
+        // staying in the machine's /tmp when a node stops its browsers the hard way.
+        let tmp = self.logs.path().join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
         let mut cmd = Command::new("java");
-        cmd.args(["-Xmx256m", "-jar", jar])
+        cmd.env("TMPDIR", &tmp)
+            .args(["-Xmx256m", "-jar", jar])
             .args(args)
             .stdin(Stdio::null())
             .stdout(log.try_clone().unwrap())
