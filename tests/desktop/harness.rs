@@ -152,6 +152,11 @@ impl Screen {
     pub fn launch(&mut self, id: &str, env: &[(&str, &str)]) -> Game {
         let mut c = self.command(SOLO);
         c.arg(id).stdout(Stdio::null()).stderr(Stdio::null());
+        // GTK's file chooser lists every saved file in the user's recent files
+        // (`$XDG_DATA_HOME/recently-used.xbel`): the games' saves go to this screen's directory.
+        let data = self.dir.path().join("xdg-data");
+        std::fs::create_dir_all(&data).expect("create the games' data directory");
+        c.env("XDG_DATA_HOME", data);
         for (k, v) in env {
             c.env(k, v);
         }
