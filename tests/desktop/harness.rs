@@ -187,6 +187,18 @@ impl Screen {
     }
 
     /// Runs the real sudobot binary on this display.
+    /// [`Screen::sudobot`], with its exit code and output printed (shown when a test fails).
+    pub fn sudobot_logged(&self, args: &[&str]) -> Output {
+        let out = self.sudobot(args);
+        eprintln!(
+            "sudobot {args:?}: {:?}\n{}{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
     pub fn sudobot(&self, args: &[&str]) -> Output {
         let mut c = self.command(env!("CARGO_BIN_EXE_sudobot"));
         c.args(args);
@@ -215,11 +227,10 @@ impl Screen {
         self.xdotool(&["windowfocus", "--sync", &game.window]);
     }
 
-    /// Reads the board independently of sudobot: Game > Copy by xdotool, then xclip, waiting
-    /// for the clipboard to change from a sentinel.
-    pub fn copy_board(&self, game: &Game) -> String {
-        let sentinel = "harness-sentinel";
-        // xclip -quiet stays in the foreground, so it is ours to stop by pid.
+    /// Puts `text` on the clipboard: the returned xclip (`-quiet` keeps it in the foreground,
+    /// so it is ours to stop by pid) owns the selection until it is killed or another client
+    /// takes it. The caller waits for the text to show.
+    pub fn hold_clipboard(&self, text: &str) -> Child {
         let mut owner = self
             .command("xclip")
             .args(["-quiet", "-i", "-selection", "clipboard"])
@@ -229,8 +240,16 @@ impl Screen {
             .spawn()
             .expect("start xclip");
         if let Some(mut stdin) = owner.stdin.take() {
-            stdin.write_all(sentinel.as_bytes()).expect("write to xclip");
+            stdin.write_all(text.as_bytes()).expect("write to xclip");
         }
+        owner
+    }
+
+    /// Reads the board independently of sudobot: Game > Copy by xdotool, then xclip, waiting
+    /// for the clipboard to change from a sentinel.
+    pub fn copy_board(&self, game: &Game) -> String {
+        let sentinel = "harness-sentinel";
+        let mut owner = self.hold_clipboard(sentinel);
         wait_until("the sentinel on the clipboard", Duration::from_secs(5), || {
             (self.clipboard() == sentinel).then_some(())
         });
@@ -481,17 +500,7 @@ impl Screen {
     /// Reads the game ID independently of sudobot: Game > Specific..., select all, copy.
     pub fn game_id(&self, game: &Game) -> String {
         let sentinel = "harness-sentinel-id";
-        let mut owner = self
-            .command("xclip")
-            .args(["-quiet", "-i", "-selection", "clipboard"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start xclip");
-        if let Some(mut stdin) = owner.stdin.take() {
-            stdin.write_all(sentinel.as_bytes()).expect("write to xclip");
-        }
+        let mut owner = self.hold_clipboard(sentinel);
         wait_until("the sentinel on the clipboard", Duration::from_secs(5), || {
             (self.clipboard() == sentinel).then_some(())
         });

@@ -104,17 +104,6 @@ fn assert_killer_solved(screen: &Screen, game: &Game, id: &str, name: &str) {
     check_rules(id, &values);
 }
 
-fn run_bot(screen: &Screen, args: &[&str]) -> std::process::Output {
-    let out = screen.sudobot(args);
-    eprintln!(
-        "sudobot {args:?}: {:?}\n{}{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 /// Leftover private save directories of sudobot processes (the bot removes its own).
 fn save_dirs() -> HashSet<String> {
     std::fs::read_dir(std::env::temp_dir())
@@ -136,7 +125,7 @@ fn solves_generated_killer_games_of_every_shape() {
         let id = generate(params, "sudobot-killer");
         let game = screen.launch(&id, &[]);
         screen.focus(&game);
-        let out = run_bot(&screen, &["desktop", "--auto", "--stats"]);
+        let out = screen.sudobot_logged(&["desktop", "--auto", "--stats"]);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{params}: {stdout}");
         assert!(stdout.contains("replaying its moves"), "{params}: {stdout}");
@@ -166,7 +155,7 @@ fn replaces_what_a_player_left_in_a_killer_game() {
     let save = screen.save_game(&game, "before");
     let moves = save_moves(&save);
     assert_eq!(moves.len(), 4, "the player's moves: {moves:?}");
-    let out = run_bot(&screen, &["desktop", "--auto"]);
+    let out = screen.sudobot_logged(&["desktop", "--auto"]);
     assert!(out.status.success());
     assert_killer_solved(&screen, &game, &id, "after");
 }
@@ -179,7 +168,7 @@ fn refuses_an_ambiguous_killer_with_exit_4_and_types_nothing() {
     let id = text.lines().find(|l| !l.starts_with('#')).expect("an ID");
     let game = screen.launch(id, &[]);
     screen.focus(&game);
-    let out = run_bot(&screen, &["desktop", "--auto"]);
+    let out = screen.sudobot_logged(&["desktop", "--auto"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{stderr}");
     assert!(stderr.contains("more than one solution"), "{stderr}");

@@ -9,7 +9,7 @@
 //! stopped with `wineserver -k` and the test checks no process of its prefix is left.
 //! The test skips, saying why, only when Wine cannot be installed (no root and no sudo).
 
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -159,18 +159,7 @@ impl WineScreen {
 
     fn try_copy_board(&self) -> Result<String, String> {
         let sentinel = "wine-harness-sentinel";
-        let mut owner = self
-            .screen
-            .command("xclip")
-            .args(["-quiet", "-i", "-selection", "clipboard"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start xclip");
-        if let Some(mut stdin) = owner.stdin.take() {
-            std::io::Write::write_all(&mut stdin, sentinel.as_bytes()).expect("write to xclip");
-        }
+        let mut owner = self.screen.hold_clipboard(sentinel);
         let result = (|| {
             wait_until_or_not(Duration::from_secs(5), || {
                 (self.clipboard() == sentinel).then_some(())
@@ -317,17 +306,6 @@ impl Drop for WineScreen {
     }
 }
 
-fn run_bot(screen: &Screen, args: &[&str]) -> Output {
-    let out = screen.sudobot(args);
-    eprintln!(
-        "sudobot {args:?}: {:?}\n{}{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 #[test]
 fn solves_every_shape_through_the_win32_front_end_with_no_platform_flag() {
     require_tools!();
@@ -340,7 +318,7 @@ fn solves_every_shape_through_the_win32_front_end_with_no_platform_flag() {
         // The copy route works and the game starts unsolved, as the ID says.
         let puzzle = solo_id::parse(id).expect("fixture ID");
         assert_eq!(wine.copy_board(), solo_text::write(&puzzle), "{name}: before");
-        let out = run_bot(&wine.screen, &["desktop", "--auto", "--stats"]);
+        let out = wine.screen.sudobot_logged(&["desktop", "--auto", "--stats"]);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success() && stdout.contains("confirmed"), "{name}: {stdout}");
         // Independently: the board copied back through the front end's own menu is the
@@ -357,7 +335,7 @@ fn solves_every_shape_through_the_win32_front_end_with_no_platform_flag() {
     // dialog (a Windows file dialog); checked here through a save of the test's own.
     let id = killer::generate("3x3k", "sudobot-wine");
     wine.launch(&id);
-    let out = run_bot(&wine.screen, &["desktop", "--auto", "--stats"]);
+    let out = wine.screen.sudobot_logged(&["desktop", "--auto", "--stats"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && stdout.contains("replaying its moves"), "Killer: {stdout}");
     let save = wine.save_game("killer");
