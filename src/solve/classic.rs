@@ -304,10 +304,7 @@ impl Board {
                 fit.add(m);
                 must.add(q);
             }
-            if fit.three != 0x1FF || must.four != 0 {
-                return Err(Dead);
-            }
-            let (fit_three, must_three) = (fit.exactly_three(), must.exactly_three());
+            let (fit_three, must_three) = AtLeast::threes(&fit, &must)?;
             if fit_three | must_three == 0 {
                 continue;
             }
@@ -364,10 +361,7 @@ impl Board {
                 fit.add(m);
                 must.add(q);
             }
-            if fit.three != 0x1FF || must.four != 0 {
-                return Err(Dead);
-            }
-            let (fit_three, must_three) = (fit.exactly_three(), must.exactly_three());
+            let (fit_three, must_three) = AtLeast::threes(&fit, &must)?;
             if fit_three | must_three == 0 {
                 continue;
             }
@@ -592,9 +586,14 @@ impl AtLeast {
         self.one |= word;
     }
 
-    /// The bits set in exactly three of the words.
+    /// For the nine mini-lines of a band, counted over the digits that fit each (`fit`) and
+    /// that must go there (`must`): dead when a mini-line has fewer than three digits that fit or
+    /// more than three that must; else the mini-lines with exactly three of each.
     #[inline(always)]
-    fn exactly_three(&self) -> u32 {
-        self.three & !self.four
+    fn threes(fit: &AtLeast, must: &AtLeast) -> Result<(u32, u32), Dead> {
+        if fit.three != 0x1FF || must.four != 0 {
+            return Err(Dead);
+        }
+        Ok((fit.three & !fit.four, must.three & !must.four))
     }
 }
