@@ -9,7 +9,9 @@ pub mod hint;
 pub mod solve;
 pub mod web;
 
-use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+
+use clap::{Args, FromArgMatches, Parser, Subcommand};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -62,4 +64,74 @@ pub enum Command {
     Completions(docs::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command into a directory.
     Man(docs::ManArgs),
+}
+
+impl Cli {
+    /// Parses the process's arguments, exiting with clap's message on a usage error or for
+    /// `--help` and `--version`.
+    ///
+    /// `sudobot solve ...` is parsed against the `solve` subcommand alone: building the whole
+    /// command tree (nine subcommands, their help texts) is a third of a short `solve` run's
+    /// start-up, and scripts run `solve` once per file or puzzle. Whenever that parse does not
+    /// succeed (`--help`, a usage error, anything unexpected), the full parser runs on the same
+    /// arguments, so help, errors and exit codes are exactly the full parser's.
+    pub fn parse_args() -> Cli {
+        let args: Vec<OsString> = std::env::args_os().collect();
+        Cli::solve_only(&args).unwrap_or_else(|| Cli::parse_from(args))
+    }
+
+    /// The `solve` subcommand's own parse, or `None` when it is not `solve` or does not parse.
+    fn solve_only(args: &[OsString]) -> Option<Cli> {
+        let rest = args.get(1..).filter(|rest| rest.first().is_some_and(|a| a == "solve"))?;
+        let command = solve::SolveArgs::augment_args(clap::Command::new("solve"));
+        let matches = command.try_get_matches_from(rest).ok()?;
+        let args = solve::SolveArgs::from_arg_matches(&matches).ok()?;
+        Some(Cli { command: Command::Solve(args) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    /// The short parse gives what the full parser gives, for every argument form of `solve`.
+    #[test]
+    fn solve_only_parses_as_the_full_parser_does() {
+        let cases: &[&[&str]] = &[
+            &["sudobot", "solve", "--file", "p.txt", "-o", "line"],
+            &["sudobot", "solve", "--file=p.txt", "--jobs", "2", "--stats"],
+            &["sudobot", "solve", "--count=100", "--box", "2x3", "123"],
+            &["sudobot", "solve", "-x", "--check", "-"],
+            &["sudobot", "solve", "--", "-not-an-option"],
+        ];
+        for case in cases {
+            let args = os(case);
+            let short = Cli::solve_only(&args).unwrap_or_else(|| panic!("{case:?}"));
+            let full = Cli::try_parse_from(&args).unwrap();
+            assert_eq!(format!("{short:?}"), format!("{full:?}"), "{case:?}");
+        }
+    }
+
+    /// Anything else goes to the full parser: other commands, help, version, usage errors.
+    #[test]
+    fn solve_only_leaves_the_rest_to_the_full_parser() {
+        let cases: &[&[&str]] = &[
+            &["sudobot"],
+            &["sudobot", "web", "--site", "demo"],
+            &["sudobot", "--version"],
+            &["sudobot", "solve", "--help"],
+            &["sudobot", "solve", "-h"],
+            &["sudobot", "solve", "--version"],
+            &["sudobot", "solve", "--jobs", "many", "p"],
+            &["sudobot", "solve", "--no-such-option"],
+            &["sudobot", "-v", "solve", "p"],
+        ];
+        for case in cases {
+            assert!(Cli::solve_only(&os(case)).is_none(), "{case:?}");
+        }
+    }
 }
