@@ -217,33 +217,32 @@ mod interactive {
         opts.platform = platform(args, detected);
         let (tx, rx) = mpsc::channel();
         let listener = {
-            let (abort, own) = (Arc::clone(&abort), Arc::clone(&own_escapes));
+            let abort = Arc::clone(&abort);
             let (queued, done, cancel_upto) =
                 (Arc::clone(&queued), Arc::clone(&done), Arc::clone(&cancel_upto));
-            Listener::start(Box::new(move |heard| {
-                let hotkey = match heard {
-                    Ok(Hotkey::Escape) => {
-                        // One of the bot's own Escapes (closing a menu or dialog)?
-                        if own.take() {
+            Listener::start(
+                Box::new(move |heard| {
+                    let hotkey = match heard {
+                        Ok(Hotkey::Escape) => {
+                            let pending = queued.load(Ordering::SeqCst);
+                            if pending > done.load(Ordering::SeqCst) {
+                                cancel_upto.store(pending, Ordering::SeqCst);
+                                abort.store(true, Ordering::SeqCst);
+                                return;
+                            }
+                            Hotkey::Escape
+                        }
+                        Ok(hotkey) => hotkey,
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
                             return;
                         }
-                        let pending = queued.load(Ordering::SeqCst);
-                        if pending > done.load(Ordering::SeqCst) {
-                            cancel_upto.store(pending, Ordering::SeqCst);
-                            abort.store(true, Ordering::SeqCst);
-                            return;
-                        }
-                        Hotkey::Escape
-                    }
-                    Ok(hotkey) => hotkey,
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                };
-                queued.fetch_add(1, Ordering::SeqCst);
-                let _ = tx.send(Ok(hotkey));
-            }))?
+                    };
+                    queued.fetch_add(1, Ordering::SeqCst);
+                    let _ = tx.send(Ok(hotkey));
+                }),
+                Arc::clone(&own_escapes),
+            )?
         };
         // Where the listener hears the bot's own keys, its Escapes are noted so they are skipped.
         if listener.sees_own_keys() {

@@ -37,8 +37,8 @@ pub mod thinking;
 #[cfg(all(unix, not(target_os = "macos")))]
 pub mod x11;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 pub use backend::{Desktop, MouseButton, Rect};
@@ -351,40 +351,55 @@ impl Default for Options {
     }
 }
 
-/// Escapes the bot sends itself, so a hotkey listener that also sees synthetic keys can skip
-/// them. A note expires after [`OwnEscapes::WINDOW`]: if the game merged the bot's Escape with
-/// the user's (both pressed at once) the listener sees one event, and an unexpired note must
-/// not swallow a later Esc of the user's.
+/// Escapes the bot sends itself, so that a hotkey listener that also sees synthetic keys (X11)
+/// can skip them: the bot notes each Escape before sending it, the listener takes a note for
+/// each Escape it sees, and after sending the bot waits until its notes are taken.
+///
+/// A note must not outlive its key: when the bot's Escape and the user's are down at the same
+/// time the server merges them into one press (both go through the same keyboard), and a note
+/// left over would swallow the user's next Esc. So [`OwnEscapes::settle`] drops whatever the
+/// listener has not taken within [`OwnEscapes::WINDOW`].
 #[derive(Debug, Default)]
 pub struct OwnEscapes {
-    pending: AtomicUsize,
-    last_ms: AtomicU64,
+    pending: Mutex<usize>,
+    taken: Condvar,
 }
 
 impl OwnEscapes {
-    /// How long a noted Escape may take to reach the listener.
+    /// How long the bot waits for the listener to see an Escape it sent.
     pub const WINDOW: Duration = Duration::from_millis(500);
 
-    fn now_ms() -> u64 {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64)
+    fn pending(&self) -> MutexGuard<'_, usize> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Notes that the bot is about to send Escape.
     pub fn note(&self) {
-        self.last_ms.store(Self::now_ms(), Ordering::SeqCst);
-        self.pending.fetch_add(1, Ordering::SeqCst);
+        *self.pending() += 1;
     }
 
     /// For the listener: whether the Escape just seen is the bot's own (consuming the note).
     pub fn take(&self) -> bool {
-        let age = Self::now_ms().saturating_sub(self.last_ms.load(Ordering::SeqCst));
-        if age > Self::WINDOW.as_millis() as u64 {
-            self.pending.store(0, Ordering::SeqCst);
+        let mut pending = self.pending();
+        if *pending == 0 {
             return false;
         }
-        self.pending.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok()
+        *pending -= 1;
+        self.taken.notify_all();
+        true
+    }
+
+    /// For the bot, after sending: waits until the listener has taken every note (at most
+    /// [`OwnEscapes::WINDOW`]), then drops the notes left, whose keys were merged or lost.
+    /// Returns whether all were taken.
+    pub fn settle(&self) -> bool {
+        let (mut pending, _) = self
+            .taken
+            .wait_timeout_while(self.pending(), Self::WINDOW, |pending| *pending > 0)
+            .unwrap_or_else(PoisonError::into_inner);
+        let all = *pending == 0;
+        *pending = 0;
+        all
     }
 }
 

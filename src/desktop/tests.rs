@@ -599,12 +599,24 @@ fn show_thinking_finds_out_a_pencil_mode_left_on() {
 }
 
 #[test]
-fn own_escape_notes_are_consumed_once_and_expire() {
-    let own = super::OwnEscapes::default();
+fn own_escape_notes_are_consumed_once_and_settled() {
+    let own = std::sync::Arc::new(super::OwnEscapes::default());
     assert!(!own.take(), "nothing noted");
     own.note();
     assert!(own.take());
     assert!(!own.take(), "consumed");
+    assert!(own.settle(), "nothing left");
+    // A note the listener never takes (the key merged with the user's) is dropped by settle,
+    // so the user's next Esc is not taken for the bot's.
+    own.note();
+    assert!(!own.settle());
+    assert!(!own.take());
+    // settle returns once the listener takes the note.
+    own.note();
+    let listener = std::sync::Arc::clone(&own);
+    let taker = std::thread::spawn(move || while !listener.take() {});
+    assert!(own.settle());
+    taker.join().unwrap();
 }
 
 /// A small deterministic generator for the randomized tests (xorshift64*).

@@ -543,16 +543,12 @@ fn interactive_esc_aborts_a_run_then_quits() {
     // The run stopped part-way: the board is not solved.
     let copied = solo_text::parse(&screen.copy_board(&game)).expect("copy");
     assert!(!copied.is_full(), "the run was not aborted:\n{}", bot.output());
-    // Idle, Esc leaves the session. On a loaded machine the listener has now and then missed
-    // the first Esc after an aborted run (seen in 2 of ~8 full runs, not understood yet: see the
-    // issue 9 note), so a second one is sent after 10 s; the exit must come from an Esc.
+    // Idle, Esc leaves the session: the first Esc. (It was once swallowed now and then: the
+    // bot's two Escapes that close what the aborted read had open arrive in one millisecond and
+    // the second looked like a keyboard repeat, or the bot's Escape merged with this test's
+    // abort Esc; either way a note of the bot's was left over for this Esc.)
     screen.xdotool(&["key", "Escape"]);
-    let mut code = bot.try_wait_exit(Duration::from_secs(10));
-    if code.is_none() {
-        eprintln!("the first Esc after the abort was not heard; pressing it again");
-        screen.xdotool(&["key", "Escape"]);
-        code = bot.try_wait_exit(Duration::from_secs(10));
-    }
+    let code = bot.try_wait_exit(Duration::from_secs(10));
     assert_eq!(code, Some(Some(0)), "{}", bot.output());
     assert!(bot.output().contains("bye"), "{}", bot.output());
 }

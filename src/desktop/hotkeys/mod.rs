@@ -2,7 +2,7 @@
 //!
 //! | platform | F1-F4 | Esc | the bot's own keys |
 //! |---|---|---|---|
-//! | X11 | observed through the RECORD extension (x11rb, pure Rust): they also reach the focused window, where Solo ignores them | observed the same way | seen like the user's: the caller skips its own Escapes ([`Listener::sees_own_keys`]) |
+//! | X11 | observed through the RECORD extension (x11rb, pure Rust): they also reach the focused window, where Solo ignores them | observed the same way | seen like the user's: the listener skips the Escapes the bot noted in [`OwnEscapes`] |
 //! | Windows | `RegisterHotKey`: taken, they do not reach the focused window | a low-level keyboard hook that observes and never swallows | injected keys are ignored, so never reported |
 //!
 //! Esc is never a registered (taken) hotkey: that would take Esc away from every other program,
@@ -17,8 +17,10 @@ mod windows;
 #[cfg(all(unix, not(target_os = "macos")))]
 mod x11;
 
-use super::DesktopError;
+use std::sync::Arc;
+
 pub use super::interactive::Hotkey;
+use super::{DesktopError, OwnEscapes};
 
 /// Where the listener sends what it hears: a hotkey, or the error that stopped it (the last
 /// message).
@@ -35,21 +37,23 @@ pub struct Listener {
 impl Listener {
     /// Starts listening on a thread of its own and returns once the keys are being listened to.
     /// Fails, naming the cause, when the display or the system refuses (no RECORD extension on
-    /// the X server, a key registered by another program).
-    pub fn start(sink: Sink) -> Result<Listener, DesktopError> {
+    /// the X server, a key registered by another program). `own` holds the notes of the
+    /// Escapes the bot sends itself, which a listener that sees them skips.
+    pub fn start(sink: Sink, own: Arc<OwnEscapes>) -> Result<Listener, DesktopError> {
         #[cfg(all(unix, not(target_os = "macos")))]
-        return Ok(Listener { inner: x11::Listener::start(sink)? });
+        return Ok(Listener { inner: x11::Listener::start(sink, own)? });
         #[cfg(windows)]
-        return Ok(Listener { inner: windows::Listener::start(sink)? });
+        return Ok(Listener { inner: windows::Listener::start(sink, own)? });
         #[cfg(not(any(windows, all(unix, not(target_os = "macos")))))]
         {
-            drop(sink);
+            drop((sink, own));
             Err(DesktopError::Hotkeys("global hotkeys are not supported on this platform".into()))
         }
     }
 
-    /// Whether keys the bot sends itself are reported too (X11), so that the caller must skip
-    /// its own Escapes; false where injected keys are filtered out (Windows).
+    /// Whether the keys the bot sends itself are seen (X11), so that its Escapes must be noted
+    /// in the [`OwnEscapes`] given to [`Listener::start`]; false where injected keys are
+    /// filtered out (Windows).
     pub fn sees_own_keys(&self) -> bool {
         #[cfg(all(unix, not(target_os = "macos")))]
         return self.inner.sees_own_keys();

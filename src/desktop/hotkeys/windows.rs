@@ -14,7 +14,7 @@
 
 use std::cell::RefCell;
 use std::ptr::null_mut;
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use windows_sys::Win32::System::Threading::GetCurrentThreadId;
@@ -28,7 +28,7 @@ use windows_sys::Win32::UI::WindowsAndMessaging::{
 };
 
 use super::{Hotkey, Sink};
-use crate::desktop::DesktopError;
+use crate::desktop::{DesktopError, OwnEscapes};
 
 /// The registered hotkeys: (id, virtual key, hotkey, name).
 const KEYS: [(i32, u16, Hotkey, &str); 4] = [
@@ -87,7 +87,8 @@ pub(super) struct Listener {
 }
 
 impl Listener {
-    pub(super) fn start(sink: Sink) -> Result<Listener, DesktopError> {
+    /// Injected keys never reach the sink here, so the bot's own Escapes need no notes.
+    pub(super) fn start(sink: Sink, _own: Arc<OwnEscapes>) -> Result<Listener, DesktopError> {
         let (ready_tx, ready) = mpsc::channel();
         std::thread::spawn(move || listen(sink, ready_tx));
         match ready.recv_timeout(Duration::from_secs(5)) {

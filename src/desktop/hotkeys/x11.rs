@@ -7,8 +7,14 @@
 //! listener behaved. Keys are matched by keycode, found once from the keyboard mapping; a key
 //! press repeated by the keyboard (same keycode already down, or pressed at the very time it
 //! was released) is not a new hotkey.
+//!
+//! The bot's own Escapes (sent through XTEST) are recorded like the user's. Each is noted in
+//! [`OwnEscapes`] before it is sent, and every Escape press that is not a key held down takes
+//! one note: also a press in the same millisecond as the previous release, which is how the
+//! bot's two Escapes in a row arrive (the server's clock counts milliseconds). Were that press
+//! taken for a keyboard repeat, its note would be left over and swallow the user's next Esc.
 
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use x11rb::connection::{Connection, RequestConnection};
@@ -17,7 +23,7 @@ use x11rb::protocol::xproto::{self, ConnectionExt as _};
 use x11rb::rust_connection::RustConnection;
 
 use super::{Hotkey, Sink};
-use crate::desktop::DesktopError;
+use crate::desktop::{DesktopError, OwnEscapes};
 
 const XK_ESCAPE: u32 = 0xff1b;
 const XK_F1: u32 = 0xffbe;
@@ -88,6 +94,8 @@ struct Keyboard {
     map: Keymap,
     down: [bool; 256],
     released_at: [u32; 256],
+    /// The Escapes the bot is sending itself.
+    own: Arc<OwnEscapes>,
 }
 
 impl Keyboard {
@@ -97,16 +105,29 @@ impl Keyboard {
         let time = u32::from_ne_bytes([event[4], event[5], event[6], event[7]]);
         match kind {
             xproto::KEY_PRESS_EVENT => {
-                let repeat = self.down[code] || self.released_at[code] == time;
+                let held = self.down[code];
+                if code == 9 {
+                    eprintln!(
+                        "DEBUG esc press t={time} down={} rel={} ",
+                        self.down[code], self.released_at[code]
+                    );
+                }
+                let repeat = held || self.released_at[code] == time;
                 self.down[code] = true;
+                let key = self.map.hotkey[code]?;
+                if key == Hotkey::Escape && !held && self.own.take() {
+                    return None;
+                }
                 if repeat {
                     return None;
                 }
-                let key = self.map.hotkey[code]?;
                 let modified = (0..256).any(|c| self.down[c] && self.map.modifier[c]);
                 (key == Hotkey::Escape || !modified).then_some(key)
             }
             xproto::KEY_RELEASE_EVENT => {
+                if code == 9 {
+                    eprintln!("DEBUG esc release t={time}");
+                }
                 self.down[code] = false;
                 self.released_at[code] = time;
                 None
@@ -123,7 +144,7 @@ pub(super) struct Listener {
 }
 
 impl Listener {
-    pub(super) fn start(sink: Sink) -> Result<Listener, DesktopError> {
+    pub(super) fn start(sink: Sink, own: Arc<OwnEscapes>) -> Result<Listener, DesktopError> {
         let connect = || {
             x11rb::connect(None).map(|(c, _)| c).map_err(|e| error("cannot open the display", e))
         };
@@ -142,7 +163,7 @@ impl Listener {
             .reply()
             .map_err(|e| error("cannot start RECORD", e))?;
         let keyboard =
-            Keyboard { map: Keymap::read(&ctrl)?, down: [false; 256], released_at: [0; 256] };
+            Keyboard { map: Keymap::read(&ctrl)?, down: [false; 256], released_at: [0; 256], own };
         let context = ctrl.generate_id().map_err(|e| error("cannot start RECORD", e))?;
         let none = record::Range8 { first: 0, last: 0 };
         let no_ext = record::ExtRange { major: none, minor: record::Range16 { first: 0, last: 0 } };
@@ -244,7 +265,7 @@ mod tests {
         map.hotkey[68] = Some(Hotkey::Solve);
         map.hotkey[9] = Some(Hotkey::Escape);
         map.modifier[64] = true;
-        Keyboard { map, down: [false; 256], released_at: [0; 256] }
+        Keyboard { map, down: [false; 256], released_at: [0; 256], own: Arc::default() }
     }
 
     fn event(kind: u8, code: u8, time: u32) -> [u8; 32] {
@@ -279,5 +300,20 @@ mod tests {
         // Keys that are not hotkeys, and other event kinds.
         assert_eq!(k.event(&event(press, 38, 300)), None);
         assert_eq!(k.event(&event(xproto::MOTION_NOTIFY_EVENT, 0, 310)), None);
+    }
+
+    /// The bot's two Escapes in a row arrive in one millisecond (release and press at the same
+    /// time, like a keyboard repeat): each takes its note, so the user's next Esc is heard.
+    #[test]
+    fn own_escapes_in_one_millisecond_take_their_notes() {
+        let mut k = keyboard();
+        let (press, release) = (xproto::KEY_PRESS_EVENT, xproto::KEY_RELEASE_EVENT);
+        k.own.note();
+        k.own.note();
+        for (kind, time) in [(press, 500), (release, 500), (press, 500), (release, 500)] {
+            assert_eq!(k.event(&event(kind, 9, time)), None);
+        }
+        assert_eq!(k.event(&event(press, 9, 700)), Some(Hotkey::Escape));
+        assert_eq!(k.event(&event(release, 9, 710)), None);
     }
 }
