@@ -133,7 +133,7 @@ pub fn perform<D: Desktop + ?Sized>(
             Action::Click(button, x, y, _) => desktop.click(button, x, y)?,
             Action::Watch => desktop.pause(opts.step_delay),
         }
-        if opts.abort.as_ref().is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed)) {
+        if opts.aborted() {
             desktop.release_all();
             return Err(DesktopError::Aborted);
         }

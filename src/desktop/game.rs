@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::backend::{Desktop, wait_for};
+use super::backend::{self, Desktop};
 use super::keys::Key;
 use super::menu::MenuItem;
 use super::{DesktopError, Options};
@@ -13,6 +13,24 @@ use crate::grid::Grid;
 
 /// How often the clipboard and the window list are polled while waiting.
 pub const POLL: Duration = Duration::from_millis(2);
+
+/// [`backend::wait_for`], ended at once by an abort (Esc, Ctrl-C): a read waiting on a menu or
+/// the clipboard that the user's Esc closed would otherwise sit out its timeout first.
+pub fn wait<D: Desktop + ?Sized, T>(
+    opts: &Options,
+    desktop: &mut D,
+    what: &str,
+    timeout: Duration,
+    interval: Duration,
+    mut check: impl FnMut(&mut D) -> Result<Option<T>, DesktopError>,
+) -> Result<T, DesktopError> {
+    backend::wait_for(desktop, what, timeout, interval, |d| {
+        if opts.aborted() {
+            return Err(DesktopError::Aborted);
+        }
+        check(d)
+    })
+}
 
 /// The game as read from the screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +73,7 @@ pub fn pick<D: Desktop + ?Sized>(
     match desktop.menu_showing()? {
         None => desktop.pause(opts.menu_delay),
         Some(_) => {
-            wait_for(desktop, "the Game menu to open", opts.timeout, POLL, |d| {
+            wait(opts, desktop, "the Game menu to open", opts.timeout, POLL, |d| {
                 Ok(d.menu_showing()?.filter(|&s| s))
             })?;
         }
@@ -96,7 +114,7 @@ pub fn close_popups<D: Desktop + ?Sized>(
         }
         let before = open.clone();
         let settled =
-            wait_for(desktop, "the menus and dialogs to close", opts.timeout, POLL, |d| {
+            wait(opts, desktop, "the menus and dialogs to close", opts.timeout, POLL, |d| {
                 Ok(d.open_popups()?.filter(|now| *now != before))
             });
         open = match settled {
@@ -140,8 +158,8 @@ pub fn read_game_id<D: Desktop + ?Sized>(
 }
 
 /// Runs a menu-driven read up to three times. A timeout anywhere in an attempt (a menu that did
-/// not open, a clipboard that did not change) is retried after escaping out; other errors end
-/// the read at once.
+/// not open, a clipboard that did not change) is retried after escaping out; an abort escapes
+/// out of what the attempt opened and ends the read; other errors end the read at once.
 fn with_retries<D: Desktop + ?Sized, T>(
     desktop: &mut D,
     opts: &Options,
@@ -155,6 +173,10 @@ fn with_retries<D: Desktop + ?Sized, T>(
             Err(e @ DesktopError::Timeout { .. }) => {
                 recover(desktop, opts)?;
                 last = Some(e);
+            }
+            Err(DesktopError::Aborted) => {
+                recover(desktop, opts)?;
+                return Err(DesktopError::Aborted);
             }
             Err(e) => return Err(e),
         }
@@ -173,7 +195,7 @@ fn try_read_game_id<D: Desktop + ?Sized>(
     match desktop.focus_dialog(title)? {
         // The platform cannot see windows: pace instead, the copy below retries anyway.
         None => desktop.pause(opts.menu_delay),
-        Some(_) => wait_for(desktop, "the Game > Specific... dialog", opts.timeout, POLL, |d| {
+        Some(_) => wait(opts, desktop, "the Game > Specific... dialog", opts.timeout, POLL, |d| {
             Ok(d.focus_dialog(title)?.filter(|&open| open).map(|_| ()))
         })?,
     }
@@ -182,9 +204,9 @@ fn try_read_game_id<D: Desktop + ?Sized>(
     let keys = opts.platform.copy_dialog_text();
     let per_try = Duration::from_millis(300);
     let id =
-        wait_for(desktop, "the game ID on the clipboard", opts.timeout, Duration::ZERO, |d| {
+        wait(opts, desktop, "the game ID on the clipboard", opts.timeout, Duration::ZERO, |d| {
             send_keys(d, opts, &keys)?;
-            let got = wait_for(d, "the clipboard", per_try, POLL, |d| {
+            let got = wait(opts, d, "the clipboard", per_try, POLL, |d| {
                 Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty()))
             });
             match got {
@@ -200,9 +222,11 @@ fn try_read_game_id<D: Desktop + ?Sized>(
     }
     match desktop.focus_dialog(title)? {
         None => desktop.pause(opts.menu_delay),
-        Some(_) => wait_for(desktop, "the Specific... dialog to close", opts.timeout, POLL, |d| {
-            Ok((d.focus_dialog(title)? == Some(false)).then_some(()))
-        })?,
+        Some(_) => {
+            wait(opts, desktop, "the Specific... dialog to close", opts.timeout, POLL, |d| {
+                Ok((d.focus_dialog(title)? == Some(false)).then_some(()))
+            })?
+        }
     }
     desktop.focus_game()?;
     Ok(id.trim().to_string())
@@ -218,9 +242,14 @@ pub fn copy_board_text<D: Desktop + ?Sized>(
         let mark = sentinel(desktop.elapsed());
         desktop.set_clipboard_text(&mark)?;
         pick(desktop, opts, MenuItem::Copy)?;
-        wait_for(desktop, "the board on the clipboard after Game > Copy", opts.timeout, POLL, |d| {
-            Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty()))
-        })
+        wait(
+            opts,
+            desktop,
+            "the board on the clipboard after Game > Copy",
+            opts.timeout,
+            POLL,
+            |d| Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty())),
+        )
     })
 }
 

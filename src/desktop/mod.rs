@@ -325,11 +325,18 @@ pub struct Options {
     pub scale: crate::logic::Scale,
     /// Show thinking: receives the text of each step as it is played.
     pub tell: Option<thinking::Tell>,
-    /// Set to abort between moves (Esc in interactive mode).
+    /// Set to abort between moves and inside waits (Esc in interactive mode).
     pub abort: Option<Arc<AtomicBool>>,
     /// Escapes the bot itself is about to send, so a hotkey listener that also sees synthetic
     /// keys can tell them from the user's Esc.
     pub own_escapes: Option<Arc<OwnEscapes>>,
+}
+
+impl Options {
+    /// Whether the user asked to abort (Esc, Ctrl-C).
+    pub fn aborted(&self) -> bool {
+        self.abort.as_ref().is_some_and(|a| a.load(std::sync::atomic::Ordering::SeqCst))
+    }
 }
 
 impl Default for Options {

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use super::backend::{Desktop, wait_for};
-use super::game::{POLL, pick, send_keys};
+use super::backend::Desktop;
+use super::game::{POLL, pick, send_keys, wait};
 use super::keys::Key;
 use super::menu::{MenuItem, Platform};
 use super::{DesktopError, Options};
@@ -129,7 +129,7 @@ pub fn save_game<D: Desktop + ?Sized>(
     opts: &Options,
     dir: &mut PrivateDir,
 ) -> Result<SaveFile, DesktopError> {
-    if opts.abort.as_ref().is_some_and(|a| a.load(std::sync::atomic::Ordering::SeqCst)) {
+    if opts.aborted() {
         desktop.release_all();
         return Err(DesktopError::Aborted);
     }
@@ -150,7 +150,7 @@ fn try_save<D: Desktop + ?Sized>(
 ) -> Result<SaveFile, DesktopError> {
     desktop.set_clipboard_text(&dialog_path(opts.platform, path))?;
     pick(desktop, opts, MenuItem::Save)?;
-    wait_for(desktop, "the Game > Save... dialog", opts.timeout, POLL, |d| {
+    wait(opts, desktop, "the Game > Save... dialog", opts.timeout, POLL, |d| {
         Ok(d.focus_dialog(SAVE_DIALOG_TITLE)?.filter(|&open| open))
     })?;
     // Paste the path and confirm while the dialog stays open; each round focuses it first.
@@ -158,7 +158,7 @@ fn try_save<D: Desktop + ?Sized>(
     // while it works can lose it.
     let round = Duration::from_millis(1500);
     let bound = opts.timeout * 2;
-    let closed = wait_for(desktop, "the save dialog to take the file name", bound, POLL, |d| {
+    let closed = wait(opts, desktop, "the save dialog to take the file name", bound, POLL, |d| {
         if d.focus_dialog(SAVE_DIALOG_TITLE)? != Some(true) {
             return Ok(Some(()));
         }
@@ -167,7 +167,7 @@ fn try_save<D: Desktop + ?Sized>(
         if d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(true) {
             send_keys(d, opts, &[Key::Alt('s')])?;
         }
-        let gone = wait_for(d, "the save dialog to close", round, POLL, |d| {
+        let gone = wait(opts, d, "the save dialog to close", round, POLL, |d| {
             Ok((d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(false)).then_some(()))
         });
         match gone {
@@ -179,7 +179,7 @@ fn try_save<D: Desktop + ?Sized>(
     closed?;
     // The game writes the file once the dialog is gone: wait until it is complete.
     let what = format!("the save file {}", path.display());
-    wait_for(desktop, &what, opts.timeout, POLL, |_| {
+    wait(opts, desktop, &what, opts.timeout, POLL, |_| {
         let Ok(bytes) = std::fs::read(path) else { return Ok(None) };
         Ok(SaveFile::parse(&bytes).ok())
     })

@@ -880,3 +880,23 @@ fn killer_by_mouse_without_a_given_is_refused_before_typing() {
     assert!(err.to_string().contains("--input keyboard"));
     assert!(game.moves.is_empty() && game.saves.is_empty() && game.fired.is_empty());
 }
+
+#[test]
+fn an_abort_ends_a_read_at_once_and_closes_what_it_opened() {
+    // Esc pressed while the bot waits on a menu, a dialog or the clipboard: the read stops at
+    // its next check instead of sitting out its timeout (three times over, with retries).
+    for windows in [false, true] {
+        let mut game = FakeSolo::new(id("3x3du"));
+        game.windows = windows;
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let platform = if windows { Platform::Windows } else { Platform::Gtk };
+        let o = Options { platform, abort: Some(flag), ..opts() };
+        let err = super::game::read_game_id(&mut game, &o).expect_err("aborted");
+        assert!(matches!(err, DesktopError::Aborted), "{err}");
+        use super::backend::Desktop as _;
+        assert!(game.elapsed() < o.timeout, "waited {:?}", game.elapsed());
+        let open = game.open_popups().expect("popups").expect("seen");
+        assert!(open.is_empty(), "left open: {open:?}");
+        assert!(game.fired.is_empty());
+    }
+}
