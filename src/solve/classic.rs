@@ -100,27 +100,10 @@ const PERMUTATION_CELLS: [u16; 512] = {
     t
 };
 
-/// For a 3x3 pattern (bit `row * 3 + col`), the set of permutations (bit `p` for
-/// [`PERMS`]`[p]`) contained in it.
-const PERMS_OF: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut s: usize = 0;
-    while s < 512 {
-        let mut p = 0;
-        while p < 6 {
-            let m: usize = (1 << PERMS[p][0]) | (1 << (3 + PERMS[p][1])) | (1 << (6 + PERMS[p][2]));
-            if s & m == m {
-                t[s] |= 1 << p;
-            }
-            p += 1;
-        }
-        s += 1;
-    }
-    t
-};
-
-/// The six permutations of three: `PERMS[p][row]` is the column (box) of that row.
-const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+/// The six permutations of three: `PERMS[p][row]` is the column (box) of that row. Number
+/// `3 * parity + x` maps row 0 to x, and rows 1 and 2 to the next two columns after x, in
+/// order for parity 0 and swapped for parity 1 (see [`Lines::perms`]).
+const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [1, 0, 2], [2, 1, 0]];
 
 /// For each permutation, the 27-bit band mask of its three mini-rows.
 const PERM_MINI_ROWS: [u32; 6] = {
@@ -252,9 +235,10 @@ impl Board {
         Ok(())
     }
 
-    /// Runs the worklists, naked singles and triads to a fixpoint, or finds a dead end.
+    /// Runs the worklists, naked singles and triads to a fixpoint, or finds a dead end. At the
+    /// fixpoint `lines` holds the board's mini-lines (from the last, fruitless, triad pass).
     #[inline(always)]
-    fn propagate(&mut self) -> Result<(), Dead> {
+    fn propagate(&mut self, lines: &mut Lines) -> Result<(), Dead> {
         loop {
             while self.pending != 0 {
                 let i = self.pending.trailing_zeros() as usize;
@@ -294,7 +278,7 @@ impl Board {
                     }
                 }
             }
-            if !found && !self.triads()? {
+            if !found && !self.triads(lines)? {
                 return Ok(());
             }
         }
@@ -315,7 +299,7 @@ impl Board {
     /// so it vectorises where the level allows. This finds what the band words alone miss and
     /// cuts guesses (hardest 1106 134 to 110 a puzzle with the band/digit branch).
     #[inline(always)]
-    fn triads(&mut self) -> Result<bool, Dead> {
+    fn triads(&mut self, lines: &mut Lines) -> Result<bool, Dead> {
         /// Bit 3k: the first cell of mini-row k of a band word.
         const SPREAD: u32 = 0o111_111_111;
         // Per 9-bit row of the packed mini-row word: the positions of boxes 1-2, box 0, box 2
@@ -324,8 +308,7 @@ impl Board {
         const LO3: u32 = 0x7 * COLUMN;
         const HI6: u32 = 0x1C0 * COLUMN;
         const LO6: u32 = 0x3F * COLUMN;
-        let mut rows = [0u32; 9];
-        let mut cols = [0u32; 9];
+        let Lines { rows, cols } = lines;
         let mut row_musts = [0u32; 9];
         let mut col_musts = [0u32; 9];
         for d in 0..9 {
@@ -449,7 +432,37 @@ struct Frame {
     branch: Branch,
 }
 
-impl Board {
+/// Where each digit may still go, folded: per digit its 27 mini-rows (bit
+/// `3 * (row * 3 + box) + band`) and its 27 mini-columns (bit `9 * band + column`).
+#[derive(Clone, Copy, Default)]
+struct Lines {
+    rows: [u32; 9],
+    cols: [u32; 9],
+}
+
+impl Lines {
+    /// For one digit, which permutations still fit each band (row -> box) and each stack
+    /// (band -> column): bit `3 * (9 * parity + x) + band` and bit `9 * parity + 3 * stack + x`
+    /// for permutation `3 * parity + x` of [`PERMS`]. Row (band) 0 goes to x when its
+    /// mini-line there fits, and so on: three ANDs of rotated words per parity.
+    #[inline(always)]
+    fn perms(&self, d: usize) -> (u32, u32) {
+        // Mini-rows: row r of every band in bits 9r.. (bit 3 * box + band); rotating the boxes
+        // moves whole groups of three bits.
+        let r = self.rows[d];
+        let (a, b, c) = (r & 0x1FF, (r >> 9) & 0x1FF, r >> 18);
+        let next = |x: u32| ((x >> 3) | (x << 6)) & 0x1FF;
+        let after = |x: u32| ((x >> 6) | (x << 3)) & 0x1FF;
+        let rows = (a & next(b) & after(c)) | (a & after(b) & next(c)) << 9;
+        // Mini-columns: band i in bits 9i.. (bit 3 * stack + j); rotating j inside each stack.
+        let k = self.cols[d];
+        let (a, b, c) = (k & 0x1FF, (k >> 9) & 0x1FF, k >> 18);
+        let next = |x: u32| ((x >> 1) & 0o333) | ((x << 2) & 0o444);
+        let after = |x: u32| ((x >> 2) & 0o111) | ((x << 1) & 0o666);
+        let cols = (a & next(b) & after(c)) | (a & after(b) & next(c)) << 9;
+        (rows, cols)
+    }
+
     /// The branch: of the three bands and three stacks not yet fixed (more than one
     /// permutation left for some digit), the one with the fewest permutations left over its
     /// nine digits; in it the first digit with two permutations, else three, else the fewest.
@@ -457,25 +470,25 @@ impl Board {
     /// with triads at every node): hardest 1106 110 / 120, 1905 11+ 61 / 77, top1465 8.8 / 8.4.
     #[inline(always)]
     fn branch(&self) -> Branch {
-        let fold = |w: u32| (w | w >> 9 | w >> 18) & 0x1FF;
-        let mut sets = [[0u8; 9]; 6];
+        // Per digit the six 6-bit sets, bands then stacks, bit 3 * parity + x.
+        let mut sets = [[0u32; 6]; 9];
         let mut totals = [0u32; 6];
-        for band in 0..3 {
-            for d in 0..9 {
-                let s = PERMS_OF[mini_rows(self.f[band][d])];
-                sets[band][d] = s;
-                totals[band] += s.count_ones();
+        for (d, digit_sets) in sets.iter_mut().enumerate() {
+            let (rows, cols) = self.perms(d);
+            for band in 0..3 {
+                let x = rows >> band;
+                let set = (x & 1)
+                    | (x >> 2 & 2)
+                    | (x >> 4 & 4)
+                    | (x >> 6 & 8)
+                    | (x >> 8 & 16)
+                    | (x >> 10 & 32);
+                digit_sets[band] = set;
+                let y = cols >> (3 * band);
+                digit_sets[3 + band] = (y & 7) | (y >> 6 & 0o70);
             }
-        }
-        let cols = self.f.map(|words| words.map(fold));
-        for stack in 0..3 {
-            let shift = stack * 3;
-            for (d, set) in sets[3 + stack].iter_mut().enumerate() {
-                let pattern = ((cols[0][d] >> shift) & 7)
-                    | ((cols[1][d] >> shift) & 7) << 3
-                    | ((cols[2][d] >> shift) & 7) << 6;
-                *set = PERMS_OF[pattern as usize];
-                totals[3 + stack] += set.count_ones();
+            for (total, set) in totals.iter_mut().zip(digit_sets.iter()) {
+                *total += set.count_ones();
             }
         }
         // An unsolved board has some band with a digit of two permutations or more: its
@@ -490,8 +503,8 @@ impl Board {
         }
         let mut pick = 0;
         let mut pick_n = u32::MAX;
-        for (d, &s) in sets[best].iter().enumerate() {
-            let n = s.count_ones();
+        for (d, digit_sets) in sets.iter().enumerate() {
+            let n = digit_sets[best].count_ones();
             if n >= 2 && n < pick_n {
                 pick = d;
                 pick_n = n;
@@ -500,7 +513,7 @@ impl Board {
                 }
             }
         }
-        Branch { vertical: best >= 3, at: best % 3, digit: pick, alts: sets[best][pick] as u32 }
+        Branch { vertical: best >= 3, at: best % 3, digit: pick, alts: sets[pick][best] }
     }
 }
 
@@ -511,16 +524,17 @@ impl Board {
 pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
     let mut stack: Vec<Frame> = Vec::new();
     let mut guesses = 0u64;
+    let mut lines = Lines::default();
     loop {
         let mut backtrack = true;
-        if board.propagate().is_ok() {
+        if board.propagate(&mut lines).is_ok() {
             if board.is_solved() {
                 if !sink.accept(&board.values()) {
                     return guesses;
                 }
             } else {
                 guesses += 1;
-                let mut branch = board.branch();
+                let mut branch = lines.branch();
                 let p = branch.alts.trailing_zeros() as usize;
                 branch.alts &= branch.alts - 1;
                 if branch.alts != 0 {
