@@ -469,7 +469,7 @@ impl Lines {
     /// Measured in guesses a puzzle against the two-candidate cell with the most reach (both
     /// with triads at every node): hardest 1106 110 / 120, 1905 11+ 61 / 77, top1465 8.8 / 8.4.
     #[inline(always)]
-    fn branch(&self) -> Branch {
+    fn branch(&self) -> Option<Branch> {
         // Per digit the six 6-bit sets, bands then stacks, bit 3 * parity + x.
         let mut sets = [[0u32; 6]; 9];
         let mut totals = [0u32; 6];
@@ -491,8 +491,9 @@ impl Lines {
                 *total += set.count_ones();
             }
         }
-        // An unsolved board has some band with a digit of two permutations or more: its
-        // total is above 9.
+        // An unsolved board at its fixpoint has some band with a digit of two permutations or
+        // more: its total is above 9 (with one each, every digit's cells would be fixed). None
+        // is a dead end, should that ever not hold.
         let mut best = 0;
         let mut best_total = u32::MAX;
         for (i, &t) in totals.iter().enumerate() {
@@ -500,6 +501,9 @@ impl Lines {
                 best = i;
                 best_total = t;
             }
+        }
+        if best_total == u32::MAX {
+            return None;
         }
         let mut pick = 0;
         let mut pick_n = u32::MAX;
@@ -513,7 +517,7 @@ impl Lines {
                 }
             }
         }
-        Branch { vertical: best >= 3, at: best % 3, digit: pick, alts: sets[pick][best] }
+        Some(Branch { vertical: best >= 3, at: best % 3, digit: pick, alts: sets[pick][best] })
     }
 }
 
@@ -532,9 +536,8 @@ pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
                 if !sink.accept(&board.values()) {
                     return guesses;
                 }
-            } else {
+            } else if let Some(mut branch) = lines.branch() {
                 guesses += 1;
-                let mut branch = lines.branch();
                 let p = branch.alts.trailing_zeros() as usize;
                 branch.alts &= branch.alts - 1;
                 if branch.alts != 0 {
