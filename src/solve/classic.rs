@@ -567,22 +567,69 @@ pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
 /// value at most 9) to `sink`, searching with the instructions of `isa` (see [`isa`]); returns
 /// the number of branch points.
 pub(super) fn search<R: Report>(cells: &[u8; 81], sink: &mut R, isa: Isa) -> u64 {
-    let mut board = Board::new();
-    for (i, &v) in cells.iter().enumerate() {
-        if v != 0 {
-            let band = i / 27;
-            let bit = 1 << (i % 27);
-            let d = v as usize - 1;
-            // Take the cell away from the other digits now; the digit's own row is cleared by
-            // `assign` and the rest follows in `update`.
-            for other in (0..9).filter(|&o| o != d) {
-                board.f[band][other] &= !bit;
-                board.pending |= 1 << (band * 9 + other);
-            }
-            board.assign(band, d, bit);
-        }
+    match Board::from_givens(cells) {
+        Some(board) => isa::classic(isa, sink, board),
+        None => 0,
     }
-    isa::classic(isa, sink, board)
+}
+
+impl Board {
+    /// The board of the givens with their direct eliminations done at once (each given's cell
+    /// taken from the other digits, its row, box and column from its digit), every word queued
+    /// for `update`. Placing the givens one by one through `update` reaches the same fixpoint
+    /// but re-queues the words of a band at every given. `None` when two givens of a digit
+    /// share a house (no solution).
+    fn from_givens(cells: &[u8; 81]) -> Option<Board> {
+        // Per digit, per band.
+        let mut given = [[0u32; 3]; 9];
+        for (i, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                given[v as usize - 1][i / 27] |= 1 << (i % 27);
+            }
+        }
+        let fold = |w: u32| (w | w >> 9 | w >> 18) & 0x1FF;
+        let several = |x: u32| x & x.wrapping_sub(1) != 0;
+        let mut taken = [0u32; 3];
+        for bands in &given {
+            for (t, &g) in taken.iter_mut().zip(bands) {
+                *t |= g;
+            }
+        }
+        let mut board = Board::new();
+        for (d, bands) in given.iter().enumerate() {
+            let cols = bands.map(fold);
+            if cols[0] & cols[1] | cols[0] & cols[2] | cols[1] & cols[2] != 0 {
+                return None;
+            }
+            let column_mask = (cols[0] | cols[1] | cols[2]) * COLUMN;
+            for (band, &g) in bands.iter().enumerate() {
+                let mut peers = column_mask;
+                for row in ROW {
+                    if several(g & row) {
+                        return None;
+                    }
+                    if g & row != 0 {
+                        peers |= row;
+                    }
+                }
+                for stack in 0..3 {
+                    let box_cells = (0b111 * COLUMN) << (3 * stack);
+                    if several(g & box_cells) {
+                        return None;
+                    }
+                    if g & box_cells != 0 {
+                        peers |= box_cells;
+                    }
+                }
+                board.f[band][d] = (BAND & !taken[band] & !peers) | g;
+            }
+        }
+        for (u, t) in board.unsolved.iter_mut().zip(taken) {
+            *u = BAND & !t;
+        }
+        board.pending = (1 << 27) - 1;
+        Some(board)
+    }
 }
 
 /// Bit-sliced counters over 64 bits (the mini-rows and mini-columns of the grid): after adding
