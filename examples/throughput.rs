@@ -2,6 +2,13 @@
 //! puzzle a line or one a block), in "unique" mode (count to 2), with every solution checked
 //! against its puzzle.
 //!
+//! Plain 9x9 files are timed through `solve::count_classic`, the entry `sudobot solve --file`
+//! uses for plain 81-character lines (no `Grid` per puzzle), like tdoku's harness times its
+//! solver alone: the first solution of each puzzle is kept and checked after the timed loop, and
+//! the guesses are counted in a separate untimed pass through `count_solutions`. Set
+//! `THROUGHPUT_GRID=1` to time `count_solutions` (the `Grid` API, with its checks) instead, as
+//! before 2026-11-23 23:00 UTC.
+//!
 //! ```text
 //! cargo run --release --example throughput -- tests/fixtures/bench/puzzles6_forum_hardest_1106
 //! TDOKU_BENCH=target/side-by-side/tdoku/tdoku-bench cargo run --release --example throughput -- FILE
@@ -15,7 +22,8 @@
 use std::time::Instant;
 
 use sudobot::format::{self, line};
-use sudobot::solve::count_solutions;
+use sudobot::grid::Grid;
+use sudobot::solve::{count_classic, count_solutions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -27,6 +35,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for entry in format::read_puzzles(&text, &path, &Default::default())?.entries {
         puzzles.push(entry.puzzle.map_err(|e| format!("{path}: {e}"))?);
     }
+    let classic = puzzles.iter().all(|p| p.geometry().is_classic() && !p.geometry().is_killer());
+    let raw = classic && std::env::var_os("THROUGHPUT_GRID").is_none();
+    let cells: Vec<[u8; 81]> = if raw {
+        puzzles.iter().map(|p| p.cells().try_into().expect("a classic grid has 81 cells")).collect()
+    } else {
+        Vec::new()
+    };
+    let mut firsts = vec![[0u8; 81]; cells.len()];
     // Each round passes over the whole file, repeating it until at least 0.2 s have passed so
     // that small sets of easy puzzles still give a measurable time.
     let mut best_rate = 0.0f64;
@@ -38,12 +54,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let elapsed = loop {
             guesses = 0;
             multi = 0;
-            for p in &puzzles {
-                let c = count_solutions(p, limit).map_err(|c| format!("invalid givens: {c}"))?;
-                guesses += c.guesses;
-                multi += usize::from(c.found > 1);
-                if c.found == 0 || !c.examples[0].is_solution_of(p) {
-                    return Err(format!("bad result for {}", line::write(p)).into());
+            if raw {
+                for ((c, first), p) in cells.iter().zip(firsts.iter_mut()).zip(&puzzles) {
+                    let found = count_classic(c, limit, first).ok_or("a value above 9")?;
+                    if found == 0 {
+                        return Err(format!("no solution for {}", line::write(p)).into());
+                    }
+                    multi += usize::from(found > 1);
+                }
+            } else {
+                for p in &puzzles {
+                    let c =
+                        count_solutions(p, limit).map_err(|c| format!("invalid givens: {c}"))?;
+                    guesses += c.guesses;
+                    multi += usize::from(c.found > 1);
+                    if c.found == 0 || !c.examples[0].is_solution_of(p) {
+                        return Err(format!("bad result for {}", line::write(p)).into());
+                    }
                 }
             }
             solved += puzzles.len();
@@ -58,6 +85,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         };
         best_rate = best_rate.max(solved as f64 / elapsed);
+    }
+    if raw {
+        // Outside the timing: every first solution solves its puzzle, and the guesses.
+        for (p, first) in puzzles.iter().zip(&firsts) {
+            let grid = Grid::new(p.geometry_arc().clone(), first.to_vec())?;
+            if !grid.is_solution_of(p) {
+                return Err(format!("bad result for {}", line::write(p)).into());
+            }
+            guesses += count_solutions(p, limit).map_err(|c| format!("{c}"))?.guesses;
+        }
+        println!("timed: solve::count_classic (the CLI's entry for plain 9x9 lines)");
+    } else {
+        println!("timed: solve::count_solutions (the Grid API)");
     }
     println!(
         "{path}: {} puzzles, best of {rounds} (CPU time): {best_rate:.0} puzzles/s, {:.1} µs/puzzle, {:.1} guesses/puzzle, {multi} with several solutions",

@@ -15,10 +15,15 @@
 //! - **Naked singles and dead cells** come from stacking the nine digit words of a band with
 //!   "seen once / twice / three times" masks.
 //!
+//! - **Triads.** A mini-row (one row of one box) or mini-column has three cells, so exactly three
+//!   digits go there: counted bit-sliced over the whole grid at once (see [`Board::triads`]).
+//!
 //! Changed words are queued in a 27-bit worklist and processed to a fixpoint. The search then
-//! branches on a cell with two candidates (or the fewest), copying the 120-byte state per
-//! branch. This is the classic bitboard design of the fast 9x9 solvers (JCZSolve and its
-//! descendants), written from the description for this project.
+//! branches on where a digit goes in a band or stack (which of the permutations row -> box, or
+//! band -> column, that still fit), copying the 120-byte state per branch. The band words are
+//! the classic bitboard design of the fast 9x9 solvers (JCZSolve and its descendants); the
+//! triads and the band/digit branch follow the description of tdoku's technique. All written
+//! from the descriptions for this project.
 
 use super::Report;
 use super::isa::{self, Isa};
@@ -47,8 +52,6 @@ const BOXES_OF_ROW: [u8; 512] = {
 /// mini-rows that are part of some row-to-box permutation contained in the pattern; 0 when none
 /// fits (the digit cannot be placed in this band).
 const PERMUTATION_MASK: [u32; 512] = {
-    const PERMS: [[usize; 3]; 6] =
-        [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     let mut t = [0u32; 512];
     let mut s: usize = 0;
     while s < 512 {
@@ -93,6 +96,26 @@ const PERMUTATION_CELLS: [u16; 512] = {
         }
         t[s] = out;
         s += 1;
+    }
+    t
+};
+
+/// The six permutations of three: `PERMS[p][row]` is the column (box) of that row. Number
+/// `3 * parity + x` maps row 0 to x, and rows 1 and 2 to the next two columns after x, in
+/// order for parity 0 and swapped for parity 1 (see [`Lines::perms`]).
+const PERMS: [[usize; 3]; 6] = [[0, 1, 2], [1, 2, 0], [2, 0, 1], [0, 2, 1], [1, 0, 2], [2, 1, 0]];
+
+/// For each permutation, the 27-bit band mask of its three mini-rows.
+const PERM_MINI_ROWS: [u32; 6] = {
+    let mut t = [0u32; 6];
+    let mut p = 0;
+    while p < 6 {
+        let mut row = 0;
+        while row < 3 {
+            t[p] |= 0b111 << (row * 9 + PERMS[p][row] * 3);
+            row += 1;
+        }
+        p += 1;
     }
     t
 };
@@ -212,11 +235,10 @@ impl Board {
         Ok(())
     }
 
-    /// Runs the worklists and naked singles to a fixpoint, with mini-row triads too when
-    /// `triads` is set. Returns, per band, the cells with exactly two candidates (for choosing
-    /// a branch), or a dead end.
+    /// Runs the worklists, naked singles and triads to a fixpoint, or finds a dead end. At the
+    /// fixpoint `lines` holds the board's mini-lines (from the last, fruitless, triad pass).
     #[inline(always)]
-    fn propagate(&mut self, triads: bool) -> Result<[u32; 3], Dead> {
+    fn propagate(&mut self, lines: &mut Lines) -> Result<(), Dead> {
         loop {
             while self.pending != 0 {
                 let i = self.pending.trailing_zeros() as usize;
@@ -230,16 +252,14 @@ impl Board {
                     }
                 }
             }
-            let mut pairs = [0u32; 3];
             let mut found = false;
-            for (band, pair) in pairs.iter_mut().enumerate() {
+            for band in 0..3 {
                 let unsolved = self.unsolved[band];
                 if unsolved == 0 {
                     continue;
                 }
-                let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+                let (mut once, mut twice) = (0u32, 0u32);
                 for &m in &self.f[band] {
-                    thrice |= twice & m;
                     twice |= once & m;
                     once |= m;
                 }
@@ -257,143 +277,102 @@ impl Board {
                         }
                     }
                 }
-                *pair = unsolved & twice & !thrice;
             }
-            if !found {
-                if triads && self.triads()? {
-                    continue;
-                }
-                return Ok(pairs);
+            if !found && !self.triads(lines)? {
+                return Ok(());
             }
         }
     }
 
-    /// Mini-row triads: the three cells of a mini-row (one row of one box) hold three different
-    /// digits. So at least three digits must fit there; a digit whose row (after the band's
-    /// permutation pruning) fits only this box must go there, and at most three can. When
-    /// exactly three digits fit, each of them goes there and leaves the rest of the row and the
-    /// box; when three digits must go there, no other digit may. Returns whether any word
-    /// changed (queued for `update`).
+    /// Triads: the three cells of a mini-row (one row of one box) or mini-column hold three
+    /// different digits. A digit fits a mini-row when its band word has a cell there, and must
+    /// go there when its row (at the band's fixpoint) fits no other box; it fits a mini-column
+    /// when the band word has the column, and must go there when no other band has the column
+    /// for it. So every mini-line needs at least three digits that fit and at most three that
+    /// must: else a dead end. Exactly three that fit (not all yet bound) must all go there,
+    /// each leaving the rest of its row (column) and box; exactly three that must bar every
+    /// other digit. Returns whether any word changed (queued for `update`).
     ///
-    /// Mini-columns follow in [`Board::column_triads`]. This finds what the band words alone
-    /// miss and cuts guesses (top1465 11.8 to 8.4 a puzzle when run at every node, fewer than
-    /// tdoku's 8.9), but it costs more than it saves deep in the tree, so the search runs it
-    /// only near the root (see [`TRIAD_DEPTH`]).
+    /// Every mini-line of the grid is counted at once, bit-sliced over the nine digits: per
+    /// digit one word holds its 27 mini-rows (bit `3 * (row * 3 + box) + band`) and one its 27
+    /// mini-columns (bit `9 * band + column`), both in one u64. No branches per band or digit,
+    /// so it vectorises where the level allows. This finds what the band words alone miss and
+    /// cuts guesses (hardest 1106 134 to 110 a puzzle with the band/digit branch).
     #[inline(always)]
-    fn triads(&mut self) -> Result<bool, Dead> {
-        let mut changed = false;
-        for band in 0..3 {
-            if self.unsolved[band] == 0 {
-                continue;
-            }
-            // Per mini-row (bit `row * 3 + box`), how many digits fit (`fit1..fit4`: at least
-            // 1..4) and how many must go there (`must1..must4`), counted bit-sliced.
-            let (mut fit, mut must) = (AtLeast::default(), AtLeast::default());
-            let mut fits = [0u32; 9];
-            let mut musts = [0u32; 9];
-            for (d, &word) in self.f[band].iter().enumerate() {
-                let m = mini_rows(word) as u32;
-                let mut q = 0;
-                for row in 0..3 {
-                    let seg = (m >> (3 * row)) & 7;
-                    q |= (seg & ((seg & seg.wrapping_sub(1) == 0) as u32).wrapping_neg())
-                        << (3 * row);
-                }
-                fits[d] = m;
-                musts[d] = q;
-                fit.add(m);
-                must.add(q);
-            }
-            let (fit_three, must_three) = AtLeast::threes(&fit, &must)?;
-            if fit_three | must_three == 0 {
-                continue;
-            }
-            for d in 0..9 {
+    fn triads(&mut self, lines: &mut Lines) -> Result<bool, Dead> {
+        /// Bit 3k: the first cell of mini-row k of a band word.
+        const SPREAD: u32 = 0o111_111_111;
+        // Per 9-bit row of the packed mini-row word: the positions of boxes 1-2, box 0, box 2
+        // and boxes 0-1, for rotating the three boxes of a row.
+        const HI3: u32 = 0x1F8 * COLUMN;
+        const LO3: u32 = 0x7 * COLUMN;
+        const HI6: u32 = 0x1C0 * COLUMN;
+        const LO6: u32 = 0x3F * COLUMN;
+        let Lines { rows, cols } = lines;
+        let mut row_musts = [0u32; 9];
+        let mut col_musts = [0u32; 9];
+        for d in 0..9 {
+            let (w0, w1, w2) = (self.f[0][d], self.f[1][d], self.f[2][d]);
+            let r = ((w0 | w0 >> 1 | w0 >> 2) & SPREAD)
+                | ((w1 | w1 >> 1 | w1 >> 2) & SPREAD) << 1
+                | ((w2 | w2 >> 1 | w2 >> 2) & SPREAD) << 2;
+            let c = ((w0 | w0 >> 9 | w0 >> 18) & 0x1FF)
+                | ((w1 | w1 >> 9 | w1 >> 18) & 0x1FF) << 9
+                | ((w2 | w2 >> 9 | w2 >> 18) & 0x1FF) << 18;
+            // The same mini-row in the other two boxes of its row; the same column in the other
+            // two bands.
+            let other_boxes =
+                ((r << 3) & HI3) | ((r >> 6) & LO3) | ((r << 6) & HI6) | ((r >> 3) & LO6);
+            let other_bands = ((c << 9) | (c >> 18) | (c << 18) | (c >> 9)) & BAND;
+            rows[d] = r;
+            cols[d] = c;
+            row_musts[d] = r & !other_boxes;
+            col_musts[d] = c & !other_bands;
+        }
+        let (mut fit, mut must) = (AtLeast::default(), AtLeast::default());
+        for d in 0..9 {
+            fit.add(rows[d] as u64 | (cols[d] as u64) << 32);
+            must.add(row_musts[d] as u64 | (col_musts[d] as u64) << 32);
+        }
+        const ALL: u64 = BAND as u64 | (BAND as u64) << 32;
+        if fit.three != ALL || must.four != 0 {
+            return Err(Dead);
+        }
+        let going = fit.three & !fit.four & !must.three;
+        let barring = must.three & fit.four;
+        if going | barring == 0 {
+            return Ok(false);
+        }
+        let mut changed = 0u32;
+        for d in 0..9 {
+            // The mini-lines this digit newly goes to, or is barred from.
+            let go_r = going as u32 & rows[d] & !row_musts[d];
+            let bar_r = barring as u32 & rows[d] & !row_musts[d];
+            let go_c = (going >> 32) as u32 & cols[d] & !col_musts[d];
+            let bar_c = (barring >> 32) as u32 & cols[d] & !col_musts[d];
+            let any_band_cols = (go_c | go_c >> 9 | go_c >> 18) & 0x1FF;
+            for band in 0..3 {
+                // Mini-rows: the rest of the row and of the box go.
+                let g = (go_r >> band) & SPREAD;
+                let minis = g * 7;
+                let row_mask = ((g | g >> 3 | g >> 6) & COLUMN) * 0x1FF;
+                let box_mask = (((g | g >> 9 | g >> 18) & 0o111) * 7) * COLUMN;
+                let barred_minis = ((bar_r >> band) & SPREAD) * 7;
+                // Mini-columns: the column in the other bands and the rest of the box go.
+                let gc = (go_c >> (9 * band)) & 0x1FF;
+                let stack_cols = ((gc | gc >> 1 | gc >> 2) & 0o111) * 7;
+                let barred_cols = (bar_c >> (9 * band)) & 0x1FF;
+                let clear = ((row_mask | box_mask) & !minis)
+                    | barred_minis
+                    | (((any_band_cols | stack_cols | barred_cols) & !gc) * COLUMN);
                 let old = self.f[band][d];
-                let mut word = old;
-                let mut going = fit_three & fits[d] & !musts[d];
-                while going != 0 {
-                    let k = going.trailing_zeros();
-                    going &= going - 1;
-                    let (row, bx) = (k / 3, k % 3);
-                    let mini = 0b111 << (row * 9 + bx * 3);
-                    let box_cells = (0b111 * COLUMN) << (bx * 3);
-                    word &= !((ROW[row as usize] | box_cells) & !mini);
-                }
-                let mut barred = must_three & fits[d] & !musts[d];
-                while barred != 0 {
-                    let k = barred.trailing_zeros();
-                    barred &= barred - 1;
-                    word &= !(0b111 << (k / 3 * 9 + k % 3 * 3));
-                }
-                if word != old {
-                    self.f[band][d] = word;
-                    self.pending |= 1 << (band * 9 + d);
-                    changed = true;
-                }
+                let word = old & !clear;
+                self.f[band][d] = word;
+                changed |= ((word != old) as u32) << (band * 9 + d);
             }
         }
-        Ok(self.column_triads()? | changed)
-    }
-
-    /// The same for mini-columns (one column of one box): a digit fits a mini-column when its
-    /// band word has the column, and must go there when no other band has the column for it.
-    /// Exactly three that fit leave the rest of the column and of the box; exactly three that
-    /// must bar every other digit.
-    #[inline(always)]
-    fn column_triads(&mut self) -> Result<bool, Dead> {
-        let fold = |w: u32| (w | w >> 9 | w >> 18) & 0x1FF;
-        let mut cols = [[0u32; 9]; 3];
-        for (band_cols, words) in cols.iter_mut().zip(&self.f) {
-            for (c, &w) in band_cols.iter_mut().zip(words) {
-                *c = fold(w);
-            }
-        }
-        let mut changed = false;
-        for band in 0..3 {
-            let (next, last) = ((band + 1) % 3, (band + 2) % 3);
-            let (mut fit, mut must) = (AtLeast::default(), AtLeast::default());
-            let mut musts = [0u32; 9];
-            for d in 0..9 {
-                let m = cols[band][d];
-                let q = m & !(cols[next][d] | cols[last][d]);
-                musts[d] = q;
-                fit.add(m);
-                must.add(q);
-            }
-            let (fit_three, must_three) = AtLeast::threes(&fit, &must)?;
-            if fit_three | must_three == 0 {
-                continue;
-            }
-            for d in 0..9 {
-                let mut going = fit_three & cols[band][d] & !musts[d];
-                while going != 0 {
-                    let c = going.trailing_zeros();
-                    going &= going - 1;
-                    let column = COLUMN << c;
-                    for other in [next, last] {
-                        if self.f[other][d] & column != 0 {
-                            self.f[other][d] &= !column;
-                            self.pending |= 1 << (other * 9 + d);
-                            changed = true;
-                        }
-                    }
-                    let rest_of_box = ((0b111 * COLUMN) << (c / 3 * 3)) & !column;
-                    if self.f[band][d] & rest_of_box != 0 {
-                        self.f[band][d] &= !rest_of_box;
-                        self.pending |= 1 << (band * 9 + d);
-                        changed = true;
-                    }
-                }
-                let barred = (must_three & cols[band][d] & !musts[d]) * COLUMN;
-                if self.f[band][d] & barred != 0 {
-                    self.f[band][d] &= !barred;
-                    self.pending |= 1 << (band * 9 + d);
-                    changed = true;
-                }
-            }
-        }
-        Ok(changed)
+        self.pending |= changed;
+        Ok(changed != 0)
     }
 
     fn is_solved(&self) -> bool {
@@ -414,117 +393,157 @@ impl Board {
         }
         out
     }
+}
 
-    /// The cell to branch on. Among the two-candidate cells, the one whose placement removes
-    /// the most candidates from its row, column and box (counting both values): branches that
-    /// propagate far end sooner. Measured on the hardest sets this needs about 45% fewer
-    /// guesses than taking the first two-candidate cell. Without such a cell, the cell with
-    /// the fewest candidates.
-    #[inline(always)]
-    fn branch_cell(&self, pairs: [u32; 3]) -> (usize, u32) {
-        let mut best = (0usize, 0u32, 0u32);
-        for (band, &p) in pairs.iter().enumerate() {
-            let mut p = p;
-            while p != 0 {
-                let bit = p & p.wrapping_neg();
-                p &= p - 1;
-                let score = self.reach(band, bit);
-                if score > best.2 {
-                    best = (band, bit, score);
-                }
-            }
-        }
-        if best.1 != 0 {
-            return (best.0, best.1);
-        }
-        let mut best = (0, 0, u32::MAX);
-        for band in 0..3 {
-            let mut u = self.unsolved[band];
-            while u != 0 {
-                let bit = u & u.wrapping_neg();
-                u &= u - 1;
-                let n = self.f[band].iter().filter(|&&w| w & bit != 0).count() as u32;
-                if n < best.2 {
-                    best = (band, bit, n);
-                }
-            }
-        }
-        (best.0, best.1)
-    }
+/// A branch: where `digit` goes in a band (`vertical` false: which permutation row -> box of
+/// its mini-rows) or a stack (true: which permutation band -> column), with the permutations
+/// still to try (bit `p` for [`PERMS`]`[p]`, lowest first).
+#[derive(Clone, Copy)]
+struct Branch {
+    vertical: bool,
+    at: usize,
+    digit: usize,
+    alts: u32,
+}
 
-    /// How many candidates placing each of a cell's values would touch in its houses, summed
-    /// over its values.
+impl Branch {
+    /// Restricts the digit to permutation `p` in the band or stack.
     #[inline(always)]
-    fn reach(&self, band: usize, bit: u32) -> u32 {
-        let pos = bit.trailing_zeros();
-        let (row, col) = ((pos / 9) as usize, pos % 9);
-        let column = COLUMN << col;
-        let bx = (0b111 * COLUMN) << (col / 3 * 3);
-        let same_band = ROW[row] | bx | column;
-        let words = &self.f[band];
-        let (next, last) = (&self.f[(band + 1) % 3], &self.f[(band + 2) % 3]);
-        // Branch-free over all nine digits (masked by whether the cell holds the digit): the
-        // compiler keeps it in registers, and vectorises it where the level allows.
-        let mut total = 0;
-        for d in 0..9 {
-            let has = 0u32.wrapping_sub((words[d] & bit != 0) as u32);
-            let n = (words[d] & same_band).count_ones()
-                + (next[d] & column).count_ones()
-                + (last[d] & column).count_ones();
-            total += n & has;
+    fn apply(&self, board: &mut Board, p: usize) {
+        let d = self.digit;
+        if self.vertical {
+            for (band, &col) in PERMS[p].iter().enumerate() {
+                let others = 7 ^ (1u32 << col);
+                board.f[band][d] &= !((others << (3 * self.at)) * COLUMN);
+                board.pending |= 1 << (band * 9 + d);
+            }
+        } else {
+            board.f[self.at][d] &= PERM_MINI_ROWS[p];
+            board.pending |= 1 << (self.at * 9 + d);
         }
-        total
     }
 }
 
-/// A branch point waiting on the DFS stack: the board before the guess, the cell, and the
-/// digits still to try there.
+/// A branch point waiting on the DFS stack: the board before the guess, and what is left to
+/// try.
 #[derive(Clone, Copy)]
 struct Frame {
     board: Board,
-    band: usize,
-    bit: u32,
-    digits: u32,
-    /// Branch points above this one.
-    depth: u32,
+    branch: Branch,
 }
 
-/// Nodes this close to the root (the root and its children) also run
-/// [`Board::triads`]: a deduction there prunes the whole tree below, while deeper the pass
-/// costs more than the guesses it saves. Measured in guesses a puzzle (every node / here /
-/// never): top1465 8.4 / 9.6 / 11.8, 17-clue 0.58 / 0.66 / 0.82, hardest 1106 119 / 134 /
-/// 135, hardest 1905 11+ 77 / 83 / 83.
-const TRIAD_DEPTH: u32 = 2;
+/// Where each digit may still go, folded: per digit its 27 mini-rows (bit
+/// `3 * (row * 3 + box) + band`) and its 27 mini-columns (bit `9 * band + column`).
+#[derive(Clone, Copy, Default)]
+struct Lines {
+    rows: [u32; 9],
+    cols: [u32; 9],
+}
 
-/// Depth-first search from `board` with an explicit stack (one frame per open branch point,
-/// at most one per cell). Tries a cell's digits in increasing order, so solutions come in the
-/// same order as a recursive search would find them. Returns the number of branch points.
+impl Lines {
+    /// For one digit, which permutations still fit each band (row -> box) and each stack
+    /// (band -> column): bit `3 * (9 * parity + x) + band` and bit `9 * parity + 3 * stack + x`
+    /// for permutation `3 * parity + x` of [`PERMS`]. Row (band) 0 goes to x when its
+    /// mini-line there fits, and so on: three ANDs of rotated words per parity.
+    #[inline(always)]
+    fn perms(&self, d: usize) -> (u32, u32) {
+        // Mini-rows: row r of every band in bits 9r.. (bit 3 * box + band); rotating the boxes
+        // moves whole groups of three bits.
+        let r = self.rows[d];
+        let (a, b, c) = (r & 0x1FF, (r >> 9) & 0x1FF, r >> 18);
+        let next = |x: u32| ((x >> 3) | (x << 6)) & 0x1FF;
+        let after = |x: u32| ((x >> 6) | (x << 3)) & 0x1FF;
+        let rows = (a & next(b) & after(c)) | (a & after(b) & next(c)) << 9;
+        // Mini-columns: band i in bits 9i.. (bit 3 * stack + j); rotating j inside each stack.
+        let k = self.cols[d];
+        let (a, b, c) = (k & 0x1FF, (k >> 9) & 0x1FF, k >> 18);
+        let next = |x: u32| ((x >> 1) & 0o333) | ((x << 2) & 0o444);
+        let after = |x: u32| ((x >> 2) & 0o111) | ((x << 1) & 0o666);
+        let cols = (a & next(b) & after(c)) | (a & after(b) & next(c)) << 9;
+        (rows, cols)
+    }
+
+    /// The branch: of the three bands and three stacks not yet fixed (more than one
+    /// permutation left for some digit), the one with the fewest permutations left over its
+    /// nine digits; in it the first digit with two permutations, else three, else the fewest.
+    /// Measured in guesses a puzzle against the two-candidate cell with the most reach (both
+    /// with triads at every node): hardest 1106 110 / 120, 1905 11+ 61 / 77, top1465 8.8 / 8.4.
+    #[inline(always)]
+    fn branch(&self) -> Option<Branch> {
+        // Per digit the six 6-bit sets, bands then stacks, bit 3 * parity + x.
+        let mut sets = [[0u32; 6]; 9];
+        let mut totals = [0u32; 6];
+        for (d, digit_sets) in sets.iter_mut().enumerate() {
+            let (rows, cols) = self.perms(d);
+            for band in 0..3 {
+                let x = rows >> band;
+                let set = (x & 1)
+                    | (x >> 2 & 2)
+                    | (x >> 4 & 4)
+                    | (x >> 6 & 8)
+                    | (x >> 8 & 16)
+                    | (x >> 10 & 32);
+                digit_sets[band] = set;
+                let y = cols >> (3 * band);
+                digit_sets[3 + band] = (y & 7) | (y >> 6 & 0o70);
+            }
+            for (total, set) in totals.iter_mut().zip(digit_sets.iter()) {
+                *total += set.count_ones();
+            }
+        }
+        // An unsolved board at its fixpoint has some band with a digit of two permutations or
+        // more: its total is above 9 (with one each, every digit's cells would be fixed). None
+        // is a dead end, should that ever not hold.
+        let mut best = 0;
+        let mut best_total = u32::MAX;
+        for (i, &t) in totals.iter().enumerate() {
+            if t > 9 && t < best_total {
+                best = i;
+                best_total = t;
+            }
+        }
+        if best_total == u32::MAX {
+            return None;
+        }
+        let mut pick = 0;
+        let mut pick_n = u32::MAX;
+        for (d, digit_sets) in sets.iter().enumerate() {
+            let n = digit_sets[best].count_ones();
+            if n >= 2 && n < pick_n {
+                pick = d;
+                pick_n = n;
+                if n == 2 {
+                    break;
+                }
+            }
+        }
+        Some(Branch { vertical: best >= 3, at: best % 3, digit: pick, alts: sets[pick][best] })
+    }
+}
+
+/// Depth-first search from `board` with an explicit stack (one frame per open branch point).
+/// Tries a branch's permutations in a fixed order, so solutions come in the same order every
+/// time. Returns the number of branch points.
 #[inline(always)]
 pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
     let mut stack: Vec<Frame> = Vec::new();
     let mut guesses = 0u64;
-    let mut depth = 0u32;
+    let mut lines = Lines::default();
     loop {
         let mut backtrack = true;
-        if let Ok(pairs) = board.propagate(depth < TRIAD_DEPTH) {
+        if board.propagate(&mut lines).is_ok() {
             if board.is_solved() {
                 if !sink.accept(&board.values()) {
                     return guesses;
                 }
-            } else {
+            } else if let Some(mut branch) = lines.branch() {
                 guesses += 1;
-                let (band, bit) = board.branch_cell(pairs);
-                let mut digits = 0u32;
-                for (d, &w) in board.f[band].iter().enumerate() {
-                    digits |= ((w & bit != 0) as u32) << d;
+                let p = branch.alts.trailing_zeros() as usize;
+                branch.alts &= branch.alts - 1;
+                if branch.alts != 0 {
+                    stack.push(Frame { board, branch });
                 }
-                let d = digits.trailing_zeros() as usize;
-                digits &= digits - 1;
-                if digits != 0 {
-                    stack.push(Frame { board, band, bit, digits, depth });
-                }
-                depth += 1;
-                board.assign(band, d, bit);
+                branch.apply(&mut board, p);
                 backtrack = false;
             }
         }
@@ -532,15 +551,14 @@ pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
             let Some(frame) = stack.last_mut() else {
                 return guesses;
             };
-            let d = frame.digits.trailing_zeros() as usize;
-            frame.digits &= frame.digits - 1;
+            let p = frame.branch.alts.trailing_zeros() as usize;
+            frame.branch.alts &= frame.branch.alts - 1;
             board = frame.board;
-            let (band, bit) = (frame.band, frame.bit);
-            depth = frame.depth + 1;
-            if frame.digits == 0 {
+            let branch = frame.branch;
+            if frame.branch.alts == 0 {
                 stack.pop();
             }
-            board.assign(band, d, bit);
+            branch.apply(&mut board, p);
         }
     }
 }
@@ -549,51 +567,87 @@ pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
 /// value at most 9) to `sink`, searching with the instructions of `isa` (see [`isa`]); returns
 /// the number of branch points.
 pub(super) fn search<R: Report>(cells: &[u8; 81], sink: &mut R, isa: Isa) -> u64 {
-    let mut board = Board::new();
-    for (i, &v) in cells.iter().enumerate() {
-        if v != 0 {
-            let band = i / 27;
-            let bit = 1 << (i % 27);
-            let d = v as usize - 1;
-            // Take the cell away from the other digits now; the digit's own row is cleared by
-            // `assign` and the rest follows in `update`.
-            for other in (0..9).filter(|&o| o != d) {
-                board.f[band][other] &= !bit;
-                board.pending |= 1 << (band * 9 + other);
-            }
-            board.assign(band, d, bit);
-        }
+    match Board::from_givens(cells) {
+        Some(board) => isa::classic(isa, sink, board),
+        None => 0,
     }
-    isa::classic(isa, sink, board)
 }
 
-/// Bit-sliced counters over nine bits (one per mini-row or mini-column): after adding words,
-/// `one`..`four` hold the bits set in at least one..four of them.
+impl Board {
+    /// The board of the givens with their direct eliminations done at once (each given's cell
+    /// taken from the other digits, its row, box and column from its digit), every word queued
+    /// for `update`. Placing the givens one by one through `update` reaches the same fixpoint
+    /// but re-queues the words of a band at every given. `None` when two givens of a digit
+    /// share a house (no solution).
+    fn from_givens(cells: &[u8; 81]) -> Option<Board> {
+        // Per digit, per band.
+        let mut given = [[0u32; 3]; 9];
+        for (i, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                given[v as usize - 1][i / 27] |= 1 << (i % 27);
+            }
+        }
+        let fold = |w: u32| (w | w >> 9 | w >> 18) & 0x1FF;
+        let several = |x: u32| x & x.wrapping_sub(1) != 0;
+        let mut taken = [0u32; 3];
+        for bands in &given {
+            for (t, &g) in taken.iter_mut().zip(bands) {
+                *t |= g;
+            }
+        }
+        let mut board = Board::new();
+        for (d, bands) in given.iter().enumerate() {
+            let cols = bands.map(fold);
+            if cols[0] & cols[1] | cols[0] & cols[2] | cols[1] & cols[2] != 0 {
+                return None;
+            }
+            let column_mask = (cols[0] | cols[1] | cols[2]) * COLUMN;
+            for (band, &g) in bands.iter().enumerate() {
+                let mut peers = column_mask;
+                for row in ROW {
+                    if several(g & row) {
+                        return None;
+                    }
+                    if g & row != 0 {
+                        peers |= row;
+                    }
+                }
+                for stack in 0..3 {
+                    let box_cells = (0b111 * COLUMN) << (3 * stack);
+                    if several(g & box_cells) {
+                        return None;
+                    }
+                    if g & box_cells != 0 {
+                        peers |= box_cells;
+                    }
+                }
+                board.f[band][d] = (BAND & !taken[band] & !peers) | g;
+            }
+        }
+        for (u, t) in board.unsolved.iter_mut().zip(taken) {
+            *u = BAND & !t;
+        }
+        board.pending = (1 << 27) - 1;
+        Some(board)
+    }
+}
+
+/// Bit-sliced counters over 64 bits (the mini-rows and mini-columns of the grid): after adding
+/// words, `one`..`four` hold the bits set in at least one..four of them.
 #[derive(Clone, Copy, Default)]
 struct AtLeast {
-    one: u32,
-    two: u32,
-    three: u32,
-    four: u32,
+    one: u64,
+    two: u64,
+    three: u64,
+    four: u64,
 }
 
 impl AtLeast {
     #[inline(always)]
-    fn add(&mut self, word: u32) {
+    fn add(&mut self, word: u64) {
         self.four |= self.three & word;
         self.three |= self.two & word;
         self.two |= self.one & word;
         self.one |= word;
-    }
-
-    /// For the nine mini-lines of a band, counted over the digits that fit each (`fit`) and
-    /// that must go there (`must`): dead when a mini-line has fewer than three digits that fit or
-    /// more than three that must; else the mini-lines with exactly three of each.
-    #[inline(always)]
-    fn threes(fit: &AtLeast, must: &AtLeast) -> Result<(u32, u32), Dead> {
-        if fit.three != 0x1FF || must.four != 0 {
-            return Err(Dead);
-        }
-        Ok((fit.three & !fit.four, must.three & !must.four))
     }
 }
