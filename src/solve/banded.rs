@@ -76,7 +76,22 @@ const fn permutation_table<const K: usize, const SIZE: usize>() -> [u16; SIZE] {
 
 static PERMUTATIONS_2: [u16; 16] = permutation_table::<2, 16>();
 static PERMUTATIONS_3: [u16; 512] = permutation_table::<3, 512>();
-static PERMUTATIONS_4: [u16; 65536] = permutation_table::<4, 65536>();
+const TABLE_4: [u16; 65536] = permutation_table::<4, 65536>();
+static PERMUTATIONS_4: [u16; 65536] = TABLE_4;
+
+/// One bit per 4x4 pattern: set when the filter keeps the whole (non-empty) pattern, which is
+/// the usual case. This 8 KiB bitmap stays in the L1 cache where the 128 KiB table does not.
+static UNCHANGED_4: [u64; 1024] = {
+    let mut bits = [0u64; 1024];
+    let mut p = 1;
+    while p < 65536 {
+        if TABLE_4[p] as usize == p {
+            bits[p / 64] |= 1 << (p % 64);
+        }
+        p += 1;
+    }
+    bits
+};
 
 /// The permutation filter for a `K x K` pattern (see [`permutation_table`]).
 #[inline(always)]
@@ -226,7 +241,12 @@ impl<const W: usize, const H: usize> Board<W, H> {
         let word = self.f[band][value];
         // One pass is a fixpoint: the permutations inside the reduced pattern are exactly
         // those inside the original one.
-        let a = word & Self::mini_row_cells(permutations::<H>(Self::mini_rows(word)));
+        let pattern = Self::mini_rows(word);
+        let a = if H == 4 && UNCHANGED_4[(pattern >> 6) & 1023] >> (pattern & 63) & 1 != 0 {
+            word
+        } else {
+            word & Self::mini_row_cells(permutations::<H>(pattern))
+        };
         if a == 0 {
             return Err(Dead);
         }
@@ -584,6 +604,10 @@ mod tests {
         for pattern in 0..65536usize {
             let keep = perms.iter().filter(|&&m| pattern & m == m).fold(0, |k, &m| k | m);
             assert_eq!(permutations::<4>(pattern) as usize, keep, "{pattern:#x}");
+        }
+        for pattern in 0..65536usize {
+            let unchanged = UNCHANGED_4[pattern / 64] >> (pattern % 64) & 1 != 0;
+            assert_eq!(unchanged, pattern != 0 && TABLE_4[pattern] as usize == pattern);
         }
         assert_eq!(permutations::<3>(0x1FF), 0x1FF);
         assert_eq!(permutations::<3>(0b111_000_111), 0);
