@@ -76,6 +76,8 @@ const fn permutation_table<const K: usize, const SIZE: usize>() -> [u16; SIZE] {
 
 static PERMUTATIONS_2: [u16; 16] = permutation_table::<2, 16>();
 static PERMUTATIONS_3: [u16; 512] = permutation_table::<3, 512>();
+// Only read at compile time (by the two statics below), so the array lands in the binary once.
+#[allow(clippy::large_const_arrays)]
 const TABLE_4: [u16; 65536] = permutation_table::<4, 65536>();
 static PERMUTATIONS_4: [u16; 65536] = TABLE_4;
 
