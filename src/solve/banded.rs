@@ -609,7 +609,7 @@ mod tests {
         }
         for pattern in 0..65536usize {
             let unchanged = UNCHANGED_4[pattern / 64] >> (pattern % 64) & 1 != 0;
-            assert_eq!(unchanged, pattern != 0 && TABLE_4[pattern] as usize == pattern);
+            assert_eq!(unchanged, pattern != 0 && PERMUTATIONS_4[pattern] as usize == pattern);
         }
         assert_eq!(permutations::<3>(0x1FF), 0x1FF);
         assert_eq!(permutations::<3>(0b111_000_111), 0);
