@@ -26,8 +26,9 @@
 //!
 //! Changed words are queued in a worklist (bit `band * 16 + value`) and only those are
 //! revisited; values whose words changed are queued for the column filter. The search then
-//! branches on a cell with two candidates (the one whose values reach furthest), or the one
-//! with the fewest, copying the ~560-byte state per branch point.
+//! branches on a cell with two candidates (chosen by [`Board::branch_key`]: a value with few
+//! places left near the cell), or on the first cell with the fewest, copying the ~560-byte
+//! state per branch point.
 
 use super::Report;
 
@@ -395,20 +396,19 @@ impl<const W: usize, const H: usize> Board<W, H> {
         }
     }
 
-    /// The cell to branch on: among the two-candidate cells the one whose placement removes
-    /// the most candidates from its row, column and box (both values counted); without such a
-    /// cell, the first cell with the fewest candidates.
+    /// The cell to branch on: among the two-candidate cells the one with the smallest
+    /// [`Board::branch_key`]; without such a cell, the first cell with the fewest candidates.
     #[inline(always)]
     fn branch_cell(&self, pairs: [u64; MAX_K]) -> (usize, u64) {
-        let mut best = (0usize, 0u64, 0u32);
+        let mut best = (0usize, 0u64, u32::MAX);
         for (band, &p) in pairs.iter().enumerate().take(Self::BANDS) {
             let mut p = p;
             while p != 0 {
                 let bit = p & p.wrapping_neg();
                 p &= p - 1;
-                let score = self.reach(band, bit);
-                if score > best.2 {
-                    best = (band, bit, score);
+                let key = self.branch_key(band, bit);
+                if key < best.2 {
+                    best = (band, bit, key);
                 }
             }
         }
@@ -430,30 +430,44 @@ impl<const W: usize, const H: usize> Board<W, H> {
         (best.0, best.1)
     }
 
-    /// How many candidates placing each of a cell's values would touch in its houses, summed
-    /// over its values.
+    /// How good a two-candidate cell is to branch on, smaller is better. For each of its two
+    /// values, count the places the value has left in the cell's row, column and box (`reach`:
+    /// the three houses together, the cell once). Cells are ordered by the fewest places
+    /// either value has in any one of those houses, then by the smaller reach of the two
+    /// values, then by the sum of both. A value with few places left near the cell makes the
+    /// branch that rules it out end in hidden singles soon. On the generated 16x16 set this
+    /// takes 709 guesses a puzzle where the largest sum of reaches (the 9x9 engine's choice)
+    /// takes 875, and each guess is cheaper.
     #[inline(always)]
-    fn reach(&self, band: usize, bit: u64) -> u32 {
+    fn branch_key(&self, band: usize, bit: u64) -> u32 {
         let pos = bit.trailing_zeros() as usize;
         let (row, col) = (pos / Self::N, pos % Self::N);
+        let row = Self::ROW << (row * Self::N);
         let column = Self::COLUMN << col;
         let bx = (Self::MINI * Self::COLUMN) << (col / W * W);
-        let same_band = (Self::ROW << (row * Self::N)) | bx | column;
         let mut values = 0u32;
         for (v, &w) in self.f[band].iter().enumerate().take(Self::N) {
             values |= ((w & bit != 0) as u32) << v;
         }
-        let mut total = 0;
+        let (mut fewest, mut smaller, mut total) = (u32::MAX, u32::MAX, 0);
         while values != 0 {
             let v = values.trailing_zeros() as usize;
             values &= values - 1;
-            total += (self.f[band][v] & same_band).count_ones();
+            let word = self.f[band][v];
+            let in_row = (word & row).count_ones();
+            let in_box = (word & bx).count_ones();
+            let mut in_column = 0;
             for other in 0..Self::BANDS {
-                let in_column = self.f[other][v] & column;
-                total += if other == band { 0 } else { in_column.count_ones() };
+                in_column += (self.f[other][v] & column).count_ones();
             }
+            let reach = (word & (row | bx | column)).count_ones() + in_column
+                - (word & column).count_ones();
+            fewest = fewest.min(in_row.min(in_box).min(in_column));
+            smaller = smaller.min(reach);
+            total += reach;
         }
-        total
+        // Each part is below 1024 (at most 3 * 16 places a value, two values).
+        (fewest << 20) | (smaller << 10) | total
     }
 }
 
