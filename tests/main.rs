@@ -20,6 +20,8 @@ mod killer;
 mod solo_formats;
 // Helpers shared by several modules.
 mod support;
+// The boxed-grid engine (4x4 to 16x16) against the generic engine.
+mod box_engine;
 // The solvers: benchmark sets, the two engines against each other, brute-force counts.
 mod solver;
 // `sudobot web` / `sudobot sites` against replica pages in headless chromium.

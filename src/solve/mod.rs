@@ -1,12 +1,19 @@
 //! Solving: exact, exhaustive, and fast.
 //!
-//! Three engines share one contract (find solutions in a fixed order, stop at a limit):
+//! Four engines share one contract (find solutions in a fixed order, stop at a limit):
 //!
 //! - [`generic`]: any geometry the model allows (sides up to 36, boxes or jigsaw, X diagonals).
 //!   Bitmask candidates per cell, naked singles propagated as they appear, hidden singles in
 //!   every house at every node, and minimum-remaining-values branching.
 //! - [`classic`]: the plain 9x9 grid, where the targets are tens of thousands of hard puzzles a
 //!   second. Per-digit band bitboards with table-driven row/box reasoning.
+//! - [`banded`]: boxed grids with boxes 2 to 4 cells wide and tall (4x4, 6x6, 8x8, 12x12,
+//!   16x16), no diagonals or cages. The 9x9 engine's design sized up: per-value band bitboards
+//!   of 64 bits, permutation filters in both directions, a worklist.
+//!
+//! The order is fixed per engine (the same puzzle always gives the same solutions in the same
+//! order), but two engines may meet the solutions of a multi-solution puzzle in different
+//! orders; [`Count::examples`] are the first two of that engine's order.
 //! - [`killer`](mod@killer): Killer sudoku (cages with sums) on any geometry up to 12x12, with
 //!   cage combinations and the 45 rule inside the search.
 //!
@@ -16,6 +23,7 @@
 //! [`solve`] checks the givens first, so a puzzle with two equal values in a house is reported
 //! as [`Verdict::Invalid`] naming both cells, never searched.
 
+mod banded;
 mod classic;
 mod generic;
 #[allow(unsafe_code)]
@@ -102,6 +110,8 @@ pub fn count_solutions_with(puzzle: &Grid, limit: u64, isa: Isa) -> Result<Count
         let cells: &[u8; 81] =
             puzzle.cells().try_into().expect("a classic grid has 81 cells, each at most 9");
         classic::search(cells, &mut GridReport { sink: &mut sink, puzzle }, isa)
+    } else if let Some((width, height)) = banded_shape(puzzle.geometry()) {
+        banded::search(width, height, puzzle.cells(), &mut GridReport { sink: &mut sink, puzzle })
     } else {
         generic::search(puzzle, &mut sink)
     };
@@ -117,6 +127,17 @@ pub fn count_solutions_with(puzzle: &Grid, limit: u64, isa: Isa) -> Result<Count
         examples: sink.examples,
         guesses,
     })
+}
+
+/// The box shape when the [`banded`] engine takes the geometry: boxes 2 to 4 cells wide and
+/// tall, no diagonals, no cages, not the classic 9x9 grid.
+fn banded_shape(geometry: &crate::grid::Geometry) -> Option<(usize, usize)> {
+    let (width, height) = geometry.box_shape()?;
+    (banded::fits(width, height)
+        && !geometry.has_diagonals()
+        && !geometry.is_killer()
+        && !geometry.is_classic())
+    .then_some((width, height))
 }
 
 /// The plain 9x9 grid without [`Grid`]s, for batches of one-line puzzles: counts the solutions
