@@ -13,12 +13,14 @@
 //! - **Row singles.** A row of the word with one bit left is a placement: the cell is cleared
 //!   from the other eight digits and the column from the digit's other two bands.
 //! - **Naked singles and dead cells** come from stacking the nine digit words of a band with
-//!   "seen once / twice / three times" masks.
-//!
+//!   "seen once / twice" masks.
+//! - **Column direction.** In each stack a digit's (band, column) pairs form a permutation too
+//!   (see [`Board::update_columns`]).
 //! - **Triads.** A mini-row (one row of one box) or mini-column has three cells, so exactly three
 //!   digits go there: counted bit-sliced over the whole grid at once (see [`Board::triads`]).
 //!
-//! Changed words are queued in a 27-bit worklist and processed to a fixpoint. The search then
+//! The givens' direct eliminations are written at once ([`Board::from_givens`]); then changed
+//! words are queued in a 27-bit worklist and processed to a fixpoint. The search then
 //! branches on where a digit goes in a band or stack (which of the permutations row -> box, or
 //! band -> column, that still fit), copying the 120-byte state per branch. The band words are
 //! the classic bitboard design of the fast 9x9 solvers (JCZSolve and its descendants); the
