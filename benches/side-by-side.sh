@@ -4,7 +4,8 @@
 #   TDOKU_DIR=../shared/comparators/tdoku benches/side-by-side.sh [ROUNDS] [CORE]
 #
 # - sudobot: `sudobot solve --file SET -o line` as a whole process (start-up, reading, solving,
-#   printing every solution), timed as the process's CPU time (user + system).
+#   printing every solution), timed as the process's CPU time (user + system, to the microsecond:
+#   examples/cputime.rs).
 # - tdoku: its fastest solver (`solver_dpll_triad_simd`, built -O3 -march=native by its build.sh)
 #   in its harness's solve loop, timed as thread CPU time; the file is read outside the timing.
 # Both in unique mode (count to 2), pinned to CORE (default 1) with taskset, ROUNDS rounds
@@ -16,7 +17,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 rounds=${1:-5}
 core=${2:-1}
 if [ -z "${SIDE_BY_SIDE_PINNED:-}" ]; then
-  cargo build --release --locked --quiet --bin sudobot
+  cargo build --release --locked --quiet --bin sudobot --example cputime
 fi
 # Pin this script once, so that every process it starts runs on the core and no `taskset` start-up
 # is counted in sudobot's time.
@@ -37,7 +38,6 @@ else
 fi
 
 declare -A best_s best_t count
-TIMEFORMAT='%3U %3S'
 for ((r = 1; r <= rounds; r++)); do
   for set in "${sets[@]}"; do
     file=tests/fixtures/bench/$set
@@ -45,8 +45,9 @@ for ((r = 1; r <= rounds; r++)); do
     # lines are skipped by both, and were once counted here).
     n=$(grep -Ec '^[^#].{80}' "$file" || true)
     count[$set]=$n
-    t=$({ time "$sudobot" solve --file "$file" -o line >"$work/$set.sudobot"; } 2>&1 | tail -1)
-    rate=$(awk -v n="$n" -v t="$t" 'BEGIN { split(t, a, " "); print n / (a[1] + a[2]) }')
+    # The process's CPU time (user + system) in microseconds, from the kernel's accounting.
+    t=$(target/release/examples/cputime "$work/$set.sudobot" -- "$sudobot" solve --file "$file" -o line)
+    rate=$(awk -v n="$n" -v t="$t" 'BEGIN { print n / t }')
     best_s[$set]=$(awk -v a="$rate" -v b="${best_s[$set]:-0}" 'BEGIN { print (a > b) ? a : b }')
     if [ -n "$tdoku" ]; then
       rate=$("$tdoku" "$file" "$work/$set.tdoku" 1 | cut -d' ' -f2)
