@@ -20,9 +20,11 @@ fn seconds(usage: &Usage) -> f64 {
 
 fn run() -> anyhow::Result<f64> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(out), Some("--"), Some((program, rest))) =
-        (args.first(), args.get(1).map(String::as_str), args.get(2..).and_then(|a| a.split_first()))
-    else {
+    let (Some(out), Some("--"), Some((program, rest))) = (
+        args.first(),
+        args.get(1).map(String::as_str),
+        args.get(2..).and_then(|a| a.split_first()),
+    ) else {
         bail!("usage: cputime OUT -- COMMAND [ARGS...]");
     };
     let file = File::create(out).with_context(|| format!("creating {out}"))?;

@@ -4,7 +4,7 @@
 //! by its id when the guard drops.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -142,6 +142,21 @@ impl Screen {
         c
     }
 
+    /// The temporary directory of the bots run on this screen (their private save
+    /// directories), apart from other tests' bots running at the same time.
+    pub fn bot_tmp(&self) -> PathBuf {
+        let tmp = self.dir.path().join("bot-tmp");
+        std::fs::create_dir_all(&tmp).expect("create the bots' temporary directory");
+        tmp
+    }
+
+    /// The sudobot binary, on this display, with this screen's temporary directory.
+    fn sudobot_command(&self) -> Command {
+        let mut c = self.command(env!("CARGO_BIN_EXE_sudobot"));
+        c.env("TMPDIR", self.bot_tmp());
+        c
+    }
+
     /// Runs xdotool and returns its standard output.
     pub fn xdotool(&self, args: &[&str]) -> String {
         let out = self.command("xdotool").args(args).output().expect("run xdotool");
@@ -200,7 +215,7 @@ impl Screen {
     }
 
     pub fn sudobot(&self, args: &[&str]) -> Output {
-        let mut c = self.command(env!("CARGO_BIN_EXE_sudobot"));
+        let mut c = self.sudobot_command();
         c.args(args);
         let mut child =
             c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start sudobot");
@@ -420,7 +435,7 @@ impl Screen {
     /// Starts sudobot without waiting for it, with extra environment variables.
     pub fn spawn_sudobot_env(&self, args: &[&str], env: &[(&str, &str)]) -> Running {
         let mut child = self
-            .command(env!("CARGO_BIN_EXE_sudobot"))
+            .sudobot_command()
             .args(args)
             .envs(env.iter().copied())
             .stdout(Stdio::piped())

@@ -104,9 +104,9 @@ fn assert_killer_solved(screen: &Screen, game: &Game, id: &str, name: &str) {
     check_rules(id, &values);
 }
 
-/// Leftover private save directories of sudobot processes (the bot removes its own).
-fn save_dirs() -> HashSet<String> {
-    std::fs::read_dir(std::env::temp_dir())
+/// Leftover private save directories of the bots run on `screen` (the bot removes its own).
+fn save_dirs(screen: &Screen) -> HashSet<String> {
+    std::fs::read_dir(screen.bot_tmp())
         .map(|d| {
             d.filter_map(Result::ok)
                 .map(|e| e.file_name().to_string_lossy().into_owned())
@@ -120,7 +120,7 @@ fn save_dirs() -> HashSet<String> {
 fn solves_generated_killer_games_of_every_shape() {
     require_tools!();
     let mut screen = Screen::start(1024, 768);
-    let before = save_dirs();
+    let before = save_dirs(&screen);
     for params in ["3x3k", "2x3k", "3x3kdu", "2x2k", "3x2k", "2x4k", "3x3kdi"] {
         let id = generate(params, "sudobot-killer");
         let game = screen.launch(&id, &[]);
@@ -132,7 +132,7 @@ fn solves_generated_killer_games_of_every_shape() {
         assert_killer_solved(&screen, &game, &id, params);
         screen.close(game);
     }
-    let left: Vec<String> = save_dirs().difference(&before).cloned().collect();
+    let left: Vec<String> = save_dirs(&screen).difference(&before).cloned().collect();
     assert!(left.is_empty(), "save directories left behind: {left:?}");
 }
 
@@ -184,11 +184,11 @@ fn ctrl_c_and_sigterm_stop_typing_and_remove_the_save_directory() {
     for signal in ["-INT", "-TERM"] {
         let game = screen.launch(&id, &[]);
         screen.focus(&game);
-        let before = save_dirs();
+        let before = save_dirs(&screen);
         // 341 keys 40 ms apart: typing lasts about 14 s.
         let mut bot = screen.spawn_sudobot(&["desktop", "--auto", "--key-delay", "40"]);
         bot.wait_sigint_handler();
-        let new_dir = || save_dirs().difference(&before).next().cloned();
+        let new_dir = || save_dirs(&screen).difference(&before).next().cloned();
         super::harness::wait_until("the private save directory", Duration::from_secs(20), new_dir);
         let status =
             Command::new("kill").args([signal, &bot.pid().to_string()]).status().expect("kill");
