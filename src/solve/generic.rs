@@ -98,12 +98,23 @@ fn locked_candidate_tables(g: &Geometry) -> (Vec<Segment>, Vec<Group>) {
     let side = g.side();
     let mut segments = Vec::new();
     // by_region[region][orientation] and by_line[orientation][line] list segment indices.
-    let mut by_region = vec![[Vec::new(), Vec::new()]; side];
-    let mut by_line = [vec![Vec::new(); side], vec![Vec::new(); side]];
+    // Orientations: rows, columns, and on X puzzles the main diagonal and the anti-diagonal
+    // (one line each). A diagonal's segments give claiming (a value of the diagonal confined
+    // to one box leaves the rest of that box); the box's side of it would need the box's other
+    // cells, which no diagonal segments cover, so it is not checked.
+    let orientations = if g.has_diagonals() { 4 } else { 2 };
+    let mut by_region = vec![vec![Vec::new(); orientations]; side];
+    let mut by_line: Vec<Vec<Vec<usize>>> =
+        (0..orientations).map(|o| vec![Vec::new(); if o < 2 { side } else { 1 }]).collect();
     for (orientation, lines) in by_line.iter_mut().enumerate() {
         for (line, line_segments) in lines.iter_mut().enumerate() {
             let line_cells: Vec<u16> = (0..side)
-                .map(|k| if orientation == 0 { line * side + k } else { k * side + line } as u16)
+                .map(|k| match orientation {
+                    0 => line * side + k,
+                    1 => k * side + line,
+                    2 => k * side + k,
+                    _ => k * side + (side - 1 - k),
+                } as u16)
                 .collect();
             let mut regions: Vec<usize> =
                 line_cells.iter().map(|&c| g.region_of(c as usize)).collect();
