@@ -270,7 +270,29 @@ impl WineScreen {
             let left = self.prefix_processes();
             left.is_empty().then_some(())
         });
-        if left.is_some() { vec![] } else { self.prefix_processes() }
+        let left = if left.is_some() { vec![] } else { self.prefix_processes() };
+        if left.is_empty() {
+            self.remove_server_dir();
+        }
+        left
+    }
+
+    /// Removes the directory the prefix's server kept its socket and lock in, which Wine leaves
+    /// in the machine's /tmp (`/tmp/wine-XXXXXX/server-DEV-INODE`, named after the prefix's
+    /// device and inode). Best effort: a directory not found is left to the system.
+    fn remove_server_dir(&self) {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = std::fs::metadata(&self.prefix) else { return };
+        let server = format!("server-{:x}-{:x}", meta.dev(), meta.ino());
+        let Ok(dir) = std::fs::read_dir("/tmp") else { return };
+        for entry in dir.filter_map(Result::ok) {
+            let path = entry.path();
+            let ours = entry.file_name().to_string_lossy().starts_with("wine-")
+                && path.join(&server).is_dir();
+            if ours {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
     }
 }
 
