@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use super::DesktopError;
 use super::keys::Key;
+use super::{DesktopError, Options};
 
 /// A mouse button.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,8 +120,11 @@ pub trait Desktop {
 }
 
 /// Polls `check` every `interval` until it yields a value or `timeout` passes; on timeout the
-/// error names `what` was awaited.
+/// error names `what` was awaited. An abort (Esc, Ctrl-C, [`Options::aborted`]) ends the wait
+/// at once: a read waiting on a menu or the clipboard that the user's Esc closed would
+/// otherwise sit out its timeout first.
 pub fn wait_for<D: Desktop + ?Sized, T>(
+    opts: &Options,
     desktop: &mut D,
     what: &str,
     timeout: Duration,
@@ -130,6 +133,9 @@ pub fn wait_for<D: Desktop + ?Sized, T>(
 ) -> Result<T, DesktopError> {
     let deadline = desktop.elapsed() + timeout;
     loop {
+        if opts.aborted() {
+            return Err(DesktopError::Aborted);
+        }
         if let Some(value) = check(desktop)? {
             return Ok(value);
         }

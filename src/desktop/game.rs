@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::backend::{self, Desktop};
+use super::backend::{Desktop, wait_for};
 use super::keys::Key;
 use super::menu::MenuItem;
 use super::{DesktopError, Options};
@@ -13,24 +13,6 @@ use crate::grid::Grid;
 
 /// How often the clipboard and the window list are polled while waiting.
 pub const POLL: Duration = Duration::from_millis(2);
-
-/// [`backend::wait_for`], ended at once by an abort (Esc, Ctrl-C): a read waiting on a menu or
-/// the clipboard that the user's Esc closed would otherwise sit out its timeout first.
-pub fn wait<D: Desktop + ?Sized, T>(
-    opts: &Options,
-    desktop: &mut D,
-    what: &str,
-    timeout: Duration,
-    interval: Duration,
-    mut check: impl FnMut(&mut D) -> Result<Option<T>, DesktopError>,
-) -> Result<T, DesktopError> {
-    backend::wait_for(desktop, what, timeout, interval, |d| {
-        if opts.aborted() {
-            return Err(DesktopError::Aborted);
-        }
-        check(d)
-    })
-}
 
 /// The game as read from the screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +55,7 @@ pub fn pick<D: Desktop + ?Sized>(
     match desktop.menu_showing()? {
         None => desktop.pause(opts.menu_delay),
         Some(_) => {
-            wait(opts, desktop, "the Game menu to open", opts.timeout, POLL, |d| {
+            wait_for(opts, desktop, "the Game menu to open", opts.timeout, POLL, |d| {
                 Ok(d.menu_showing()?.filter(|&s| s))
             })?;
         }
@@ -114,7 +96,7 @@ pub fn close_popups<D: Desktop + ?Sized>(
         }
         let before = open.clone();
         let settled =
-            wait(opts, desktop, "the menus and dialogs to close", opts.timeout, POLL, |d| {
+            wait_for(opts, desktop, "the menus and dialogs to close", opts.timeout, POLL, |d| {
                 Ok(d.open_popups()?.filter(|now| *now != before))
             });
         open = match settled {
@@ -195,18 +177,25 @@ fn try_read_game_id<D: Desktop + ?Sized>(
     match desktop.focus_dialog(title)? {
         // The platform cannot see windows: pace instead, the copy below retries anyway.
         None => desktop.pause(opts.menu_delay),
-        Some(_) => wait(opts, desktop, "the Game > Specific... dialog", opts.timeout, POLL, |d| {
-            Ok(d.focus_dialog(title)?.filter(|&open| open).map(|_| ()))
-        })?,
+        Some(_) => {
+            wait_for(opts, desktop, "the Game > Specific... dialog", opts.timeout, POLL, |d| {
+                Ok(d.focus_dialog(title)?.filter(|&open| open).map(|_| ()))
+            })?
+        }
     }
     // The dialog's text starts selected; select all anyway and copy until the clipboard changes
     // (the first keys can arrive before the entry has the focus).
     let keys = opts.platform.copy_dialog_text();
     let per_try = Duration::from_millis(300);
-    let id =
-        wait(opts, desktop, "the game ID on the clipboard", opts.timeout, Duration::ZERO, |d| {
+    let id = wait_for(
+        opts,
+        desktop,
+        "the game ID on the clipboard",
+        opts.timeout,
+        Duration::ZERO,
+        |d| {
             send_keys(d, opts, &keys)?;
-            let got = wait(opts, d, "the clipboard", per_try, POLL, |d| {
+            let got = wait_for(opts, d, "the clipboard", per_try, POLL, |d| {
                 Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty()))
             });
             match got {
@@ -214,7 +203,8 @@ fn try_read_game_id<D: Desktop + ?Sized>(
                 Err(DesktopError::Timeout { .. }) => Ok(None),
                 Err(e) => Err(e),
             }
-        })?;
+        },
+    )?;
     // Closing the window rather than pressing Escape keeps Escape for the user's abort key
     // (a hotkey listener sees synthetic keys too).
     if !desktop.close_dialog(title)? {
@@ -223,7 +213,7 @@ fn try_read_game_id<D: Desktop + ?Sized>(
     match desktop.focus_dialog(title)? {
         None => desktop.pause(opts.menu_delay),
         Some(_) => {
-            wait(opts, desktop, "the Specific... dialog to close", opts.timeout, POLL, |d| {
+            wait_for(opts, desktop, "the Specific... dialog to close", opts.timeout, POLL, |d| {
                 Ok((d.focus_dialog(title)? == Some(false)).then_some(()))
             })?
         }
@@ -242,7 +232,7 @@ pub fn copy_board_text<D: Desktop + ?Sized>(
         let mark = sentinel(desktop.elapsed());
         desktop.set_clipboard_text(&mark)?;
         pick(desktop, opts, MenuItem::Copy)?;
-        wait(
+        wait_for(
             opts,
             desktop,
             "the board on the clipboard after Game > Copy",

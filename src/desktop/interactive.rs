@@ -171,7 +171,7 @@ impl Session {
     }
 
     fn aborted(&self) -> bool {
-        self.opts.abort.as_ref().is_some_and(|a| a.load(std::sync::atomic::Ordering::SeqCst))
+        self.opts.aborted()
     }
 
     fn options_now(&self) -> Options {

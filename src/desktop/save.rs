@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use super::backend::Desktop;
-use super::game::{POLL, pick, send_keys, wait};
+use super::backend::{Desktop, wait_for};
+use super::game::{POLL, pick, send_keys};
 use super::keys::Key;
 use super::menu::{MenuItem, Platform};
 use super::{DesktopError, Options};
@@ -150,7 +150,7 @@ fn try_save<D: Desktop + ?Sized>(
 ) -> Result<SaveFile, DesktopError> {
     desktop.set_clipboard_text(&dialog_path(opts.platform, path))?;
     pick(desktop, opts, MenuItem::Save)?;
-    wait(opts, desktop, "the Game > Save... dialog", opts.timeout, POLL, |d| {
+    wait_for(opts, desktop, "the Game > Save... dialog", opts.timeout, POLL, |d| {
         Ok(d.focus_dialog(SAVE_DIALOG_TITLE)?.filter(|&open| open))
     })?;
     // Paste the path and confirm while the dialog stays open; each round focuses it first.
@@ -158,28 +158,29 @@ fn try_save<D: Desktop + ?Sized>(
     // while it works can lose it.
     let round = Duration::from_millis(1500);
     let bound = opts.timeout * 2;
-    let closed = wait(opts, desktop, "the save dialog to take the file name", bound, POLL, |d| {
-        if d.focus_dialog(SAVE_DIALOG_TITLE)? != Some(true) {
-            return Ok(Some(()));
-        }
-        send_keys(d, opts, &[Key::Ctrl('a'), Key::Ctrl('v')])?;
-        d.pause(settle(opts.platform));
-        if d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(true) {
-            send_keys(d, opts, &[Key::Alt('s')])?;
-        }
-        let gone = wait(opts, d, "the save dialog to close", round, POLL, |d| {
-            Ok((d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(false)).then_some(()))
+    let closed =
+        wait_for(opts, desktop, "the save dialog to take the file name", bound, POLL, |d| {
+            if d.focus_dialog(SAVE_DIALOG_TITLE)? != Some(true) {
+                return Ok(Some(()));
+            }
+            send_keys(d, opts, &[Key::Ctrl('a'), Key::Ctrl('v')])?;
+            d.pause(settle(opts.platform));
+            if d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(true) {
+                send_keys(d, opts, &[Key::Alt('s')])?;
+            }
+            let gone = wait_for(opts, d, "the save dialog to close", round, POLL, |d| {
+                Ok((d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(false)).then_some(()))
+            });
+            match gone {
+                Ok(()) => Ok(Some(())),
+                Err(DesktopError::Timeout { .. }) => Ok(None),
+                Err(e) => Err(e),
+            }
         });
-        match gone {
-            Ok(()) => Ok(Some(())),
-            Err(DesktopError::Timeout { .. }) => Ok(None),
-            Err(e) => Err(e),
-        }
-    });
     closed?;
     // The game writes the file once the dialog is gone: wait until it is complete.
     let what = format!("the save file {}", path.display());
-    wait(opts, desktop, &what, opts.timeout, POLL, |_| {
+    wait_for(opts, desktop, &what, opts.timeout, POLL, |_| {
         let Ok(bytes) = std::fs::read(path) else { return Ok(None) };
         Ok(SaveFile::parse(&bytes).ok())
     })
