@@ -693,7 +693,9 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
             .unwrap_or(full);
         PlayError::Navigate { url: options.url.clone(), reason }
     };
-    driver.enter_default_frame().await.map_err(wd("leaving frames"))?;
+    // No "leave frames" command first: Navigate To works on the top-level context and leaves
+    // the session there, and on a fresh browser that command would wait out the first page's
+    // load under its own name instead of the navigation's.
     let t = Instant::now();
     driver.goto(&options.url).await.map_err(nav)?;
     tracing::debug!(elapsed = ?t.elapsed(), url = %options.url, "page loaded");

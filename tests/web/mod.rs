@@ -94,6 +94,18 @@ fn websudoku_replica_frameset_column_first_submit() {
 }
 
 #[test]
+fn a_second_puzzle_in_one_session_starts_from_the_top_frame() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    // The first puzzle ends inside the frameset's frame; the second navigation must not.
+    let out = play(&server, "websudoku.com", "websudoku_frameset.html", &["--count", "2"]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("websudoku"), ["solved", "solved"]);
+    let stdout = text(&out).0;
+    assert!(stdout.contains("2 of 2 puzzles solved and confirmed"), "{stdout}");
+}
+
+#[test]
 fn sudokuonline_replica_confirms_with_an_alert() {
     let _lock = browser_lock();
     let server = FixtureServer::start();
