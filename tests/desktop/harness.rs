@@ -56,6 +56,17 @@ fn kill(child: &mut Child) {
     let _ = child.wait();
 }
 
+/// Stops an X server the way that lets it remove its socket and lock file
+/// (`/tmp/.X11-unix/XN`, `/tmp/.XN-lock`): SIGTERM, a bounded wait, then SIGKILL.
+fn stop_server(child: &mut Child) {
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(5) && child.try_wait().ok().flatten().is_none() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    kill(child);
+}
+
 /// A private X display with Solo games on it.
 pub struct Screen {
     pub display: String,
@@ -349,7 +360,7 @@ impl Drop for Screen {
         for child in &mut self.games {
             kill(child);
         }
-        kill(&mut self.xvfb);
+        stop_server(&mut self.xvfb);
     }
 }
 

@@ -32,7 +32,7 @@ fn grid_jar() -> Result<String, String> {
         concat!(env!("CARGO_MANIFEST_DIR"), "/target/grid/selenium-server.jar").to_string()
     });
     let java_ok = Command::new("java")
-        .arg("-version")
+        .args(["-XX:-UsePerfData", "-version"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
@@ -58,12 +58,13 @@ impl Grid {
         let log = std::fs::File::create(self.logs.path().join(format!("{role}.log"))).unwrap();
         // The browsers' temporary files (Chromium's singleton socket directory, chromedriver's
         // profile when the session names none) go here, removed with the Grid, instead of
-        // staying in the machine's /tmp when a node stops its browsers the hard way.
+        // staying in the machine's /tmp when a node stops its browsers the hard way. No JVM
+        // performance file either (`/tmp/hsperfdata_USER/PID`, left when a node is killed).
         let tmp = self.logs.path().join("tmp");
         std::fs::create_dir_all(&tmp).unwrap();
         let mut cmd = Command::new("java");
         cmd.env("TMPDIR", &tmp)
-            .args(["-Xmx256m", "-jar", jar])
+            .args(["-Xmx256m", "-XX:-UsePerfData", "-jar", jar])
             .args(args)
             .stdin(Stdio::null())
             .stdout(log.try_clone().unwrap())

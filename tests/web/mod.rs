@@ -51,6 +51,46 @@ pub(crate) fn assert_code(out: &Output, code: i32) {
     assert_eq!(out.status.code(), Some(code), "stdout:\n{stdout}\nstderr:\n{stderr}");
 }
 
+/// A WebDriver server the test starts for remote mode (chromedriver, or a Grid), in a process
+/// group of its own with a private `TMPDIR`: what it and its browsers leave there (Chromium's
+/// singleton socket directory, chromedriver's own profile when a session names none) goes with
+/// the test instead of staying in the machine's /tmp. Dropping it sends SIGTERM to the group,
+/// waits (bounded) for the server to exit, then SIGKILLs what is left.
+struct RemoteEnd {
+    child: std::process::Child,
+    _tmp: tempfile::TempDir,
+}
+
+impl RemoteEnd {
+    fn spawn(mut cmd: std::process::Command) -> RemoteEnd {
+        let tmp = tempfile::tempdir().unwrap();
+        cmd.env("TMPDIR", tmp.path()).stdin(std::process::Stdio::null());
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        RemoteEnd { child: cmd.spawn().expect("the WebDriver server starts"), _tmp: tmp }
+    }
+}
+
+impl Drop for RemoteEnd {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let signal = |s: &str| {
+            let _ = std::process::Command::new("kill")
+                .args([s, "--", &group])
+                .stderr(std::process::Stdio::null())
+                .status();
+        };
+        signal("-TERM");
+        let start = std::time::Instant::now();
+        while start.elapsed() < Duration::from_secs(10)
+            && self.child.try_wait().ok().flatten().is_none()
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        signal("-KILL");
+        let _ = self.child.wait();
+    }
+}
+
 fn play(server: &FixtureServer, site: &str, file: &str, extra: &[&str]) -> Output {
     let url = server.url(file);
     let mut args = vec!["web", "--site", site, "--url", &url];
@@ -220,15 +260,15 @@ fn demo_page_judges_by_itself_and_remote_mode_works() {
         tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
     let demo = runtime.block_on(sudobot::web::demo::DemoServer::start()).unwrap();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut driver = std::process::Command::new("/usr/bin/chromedriver")
-        .arg(format!("--port={port}"))
+    let mut cmd = std::process::Command::new("/usr/bin/chromedriver");
+    cmd.arg(format!("--port={port}"))
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("chromedriver is installed (.ci/run installs chromium-driver)");
+        .stderr(std::process::Stdio::null());
+    // (.ci/run installs chromium-driver.)
+    let mut driver = RemoteEnd::spawn(cmd);
     // chromedriver prints "... started successfully ..." once it listens; reading its output
     // waits for exactly that (and ends if it exits).
-    let stdout = driver.stdout.take().unwrap();
+    let stdout = driver.child.stdout.take().unwrap();
     let ready = std::io::BufRead::lines(std::io::BufReader::new(stdout))
         .map_while(Result::ok)
         .any(|line| line.contains("started successfully"));
@@ -236,8 +276,7 @@ fn demo_page_judges_by_itself_and_remote_mode_works() {
     let url = format!("{}/play?difficulty=3", demo.origin());
     let out =
         ready.then(|| sudobot(&["web", "--site", "demo", "--url", &url, "--remote", &remote]));
-    let _ = driver.kill();
-    let _ = driver.wait();
+    drop(driver);
     let out = out.expect("chromedriver listened within the bound");
     assert_code(&out, 0);
     assert_eq!(demo.verdicts(), ["solved"]);
@@ -404,7 +443,7 @@ fn selenium_grid_remote_mode() {
         concat!(env!("CARGO_MANIFEST_DIR"), "/target/grid/selenium-server.jar").to_string()
     });
     let java_ok = std::process::Command::new("java")
-        .arg("-version")
+        .args(["-XX:-UsePerfData", "-version"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
@@ -416,23 +455,24 @@ fn selenium_grid_remote_mode() {
     let _lock = browser_lock();
     let server = FixtureServer::start();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut grid = std::process::Command::new("java")
-        .args([
-            "-jar",
-            &jar,
-            "standalone",
-            "--port",
-            &port.to_string(),
-            "--selenium-manager",
-            "false",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut cmd = std::process::Command::new("java");
+    // No JVM performance file (`/tmp/hsperfdata_USER/PID`) either.
+    cmd.args([
+        "-XX:-UsePerfData",
+        "-jar",
+        &jar,
+        "standalone",
+        "--port",
+        &port.to_string(),
+        "--selenium-manager",
+        "false",
+    ])
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null());
+    let mut grid = RemoteEnd::spawn(cmd);
     // The Grid logs "Started Selenium Standalone" once it takes sessions; a reader thread
     // reports it, bounded by a timeout.
-    let log = grid.stdout.take().unwrap();
+    let log = grid.child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         // Keep draining the log after the signal so the Grid never writes into a closed pipe.
@@ -447,9 +487,8 @@ fn selenium_grid_remote_mode() {
     let remote = format!("http://127.0.0.1:{port}");
     let out =
         started.then(|| play(&server, "sudoku.name", "sudoku_name.html", &["--remote", &remote]));
-    // SIGTERM lets the Grid stop its drivers; then make sure it is gone.
-    let _ = std::process::Command::new("kill").args(["-TERM", &grid.id().to_string()]).status();
-    let _ = grid.wait();
+    // SIGTERM lets the Grid stop its drivers; then make sure they are all gone.
+    drop(grid);
     let out = out.expect("the Grid started within 90 s");
     assert_code(&out, 0);
     assert_eq!(server.verdicts("sudoku_name"), ["solved"]);
