@@ -134,7 +134,7 @@ fn mini_rows(a: u32) -> usize {
 struct Dead;
 
 #[derive(Clone, Copy)]
-pub(super) struct Board {
+struct Board {
     /// Candidate positions `f[band][digit]` (digit 0-based).
     f: [[u32; 9]; 3],
     /// Cells of each band not yet placed.
@@ -527,7 +527,7 @@ impl Lines {
 /// Tries a branch's permutations in a fixed order, so solutions come in the same order every
 /// time. Returns the number of branch points.
 #[inline(always)]
-pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
+fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
     let mut stack: Vec<Frame> = Vec::new();
     let mut guesses = 0u64;
     let mut lines = Lines::default();
@@ -569,8 +569,15 @@ pub(super) fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
 /// value at most 9) to `sink`, searching with the instructions of `isa` (see [`isa`]); returns
 /// the number of branch points.
 pub(super) fn search<R: Report>(cells: &[u8; 81], sink: &mut R, isa: Isa) -> u64 {
+    isa::classic(isa, sink, cells)
+}
+
+/// The board of the givens, then the search (compiled once per level in [`isa`], the givens'
+/// board included).
+#[inline(always)]
+pub(super) fn run<R: Report>(sink: &mut R, cells: &[u8; 81]) -> u64 {
     match Board::from_givens(cells) {
-        Some(board) => isa::classic(isa, sink, board),
+        Some(board) => explore(sink, board),
         None => 0,
     }
 }

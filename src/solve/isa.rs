@@ -24,7 +24,6 @@
 use std::sync::OnceLock;
 
 use super::Report;
-use super::classic::Board;
 
 /// A level of instruction-set support the engines can be compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -46,8 +45,8 @@ macro_rules! level {
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
-        fn $classic<R: Report>(sink: &mut R, board: Board) -> u64 {
-            super::classic::explore(sink, board)
+        fn $classic<R: Report>(sink: &mut R, cells: &[u8; 81]) -> u64 {
+            super::classic::run(sink, cells)
         }
     };
 }
@@ -132,15 +131,15 @@ fn detected(feature: &str) -> bool {
 }
 
 /// Runs the 9x9 search at `isa`, or at the highest supported level below it.
-pub(super) fn classic<R: Report>(isa: Isa, sink: &mut R, board: Board) -> u64 {
+pub(super) fn classic<R: Report>(isa: Isa, sink: &mut R, cells: &[u8; 81]) -> u64 {
     let isa = isa.or_supported();
     match isa {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `or_supported` returned Avx2 only after detecting every feature of AVX2.
-        Isa::Avx2 => unsafe { classic_avx2(sink, board) },
+        Isa::Avx2 => unsafe { classic_avx2(sink, cells) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, for every feature of AVX512.
-        Isa::Avx512 => unsafe { classic_avx512(sink, board) },
-        _ => super::classic::explore(sink, board),
+        Isa::Avx512 => unsafe { classic_avx512(sink, cells) },
+        _ => super::classic::run(sink, cells),
     }
 }
