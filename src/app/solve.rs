@@ -392,7 +392,11 @@ fn stream<R: io::BufRead>(
         if reader.at_end() {
             break;
         }
-        size = (size * 2).min(MAX_CHUNK);
+        // Larger chunks keep the worker threads busy; one job gains nothing from them, and
+        // its buffers, reused at one size, are written to memory that is already mapped.
+        if pool.is_some() {
+            size = (size * 2).min(MAX_CHUNK);
+        }
         chunk = reader.refill(size, chunk)?;
     }
     bar.finish_and_clear();
