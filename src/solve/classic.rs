@@ -174,15 +174,17 @@ impl Board {
             // Branch-free "keep seg when it has exactly one bit" (seg is never 0 here).
             placed |= seg & ((seg & (seg - 1) == 0) as u32).wrapping_neg();
         }
-        self.f[band][digit] = a;
         self.column_pending |= 1 << digit;
         let new = placed & self.unsolved[band];
         if new == 0 {
+            self.f[band][digit] = a;
             return Ok(());
         }
         self.unsolved[band] &= !new;
         // The cells are taken: no other digit may use them. Branch-free over the band's nine
         // consecutive words: these branches would be data-dependent and mispredict often.
+        // `a` is stored after this loop, not before: a word stored alone just before the loop's
+        // wide loads of the same words would stall them (no store forwarding into a wider load).
         let mut changed = 0u32;
         let words = &mut self.f[band];
         for (d, word) in words.iter_mut().enumerate() {
