@@ -130,8 +130,9 @@ fn severity(code: Code) -> u8 {
     }
 }
 
-/// Lines in the first chunk of a streamed batch; later chunks double up to [`MAX_CHUNK`], so
-/// the first results come out soon and large files go in few steps.
+/// Lines in the first chunk of a streamed batch, so the first results come out soon. With
+/// worker threads later chunks double up to [`MAX_CHUNK`] (large files in few steps); with one
+/// job every chunk has this size.
 const FIRST_CHUNK: usize = 256;
 const MAX_CHUNK: usize = 16_384;
 
