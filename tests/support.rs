@@ -1,5 +1,27 @@
 //! Helpers shared by several test modules.
 
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// `kill SIGNAL -- TARGET` (a pid, or `-PGID` for a process group), quietly: the target may be
+/// gone already.
+pub fn signal(signal: &str, target: &str) {
+    let _ = Command::new("kill").args([signal, "--", target]).stderr(Stdio::null()).status();
+}
+
+/// Polls until `child` has exited (reaping it) or `deadline` has passed; whether it exited.
+pub fn wait_exit(child: &mut Child, deadline: Instant) -> bool {
+    loop {
+        if child.try_wait().ok().flatten().is_some() {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Whether the cells labelled `label` form one orthogonally connected piece (true when there
 /// are none). The random jigsaw generators keep every region connected with it, as Solo's
 /// formats need.

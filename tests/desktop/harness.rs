@@ -59,11 +59,8 @@ fn kill(child: &mut Child) {
 /// Stops an X server the way that lets it remove its socket and lock file
 /// (`/tmp/.X11-unix/XN`, `/tmp/.XN-lock`): SIGTERM, a bounded wait, then SIGKILL.
 fn stop_server(child: &mut Child) {
-    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
-    let start = std::time::Instant::now();
-    while start.elapsed() < Duration::from_secs(5) && child.try_wait().ok().flatten().is_none() {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    crate::support::signal("-TERM", &child.id().to_string());
+    crate::support::wait_exit(child, Instant::now() + Duration::from_secs(5));
     kill(child);
 }
 

@@ -135,7 +135,7 @@ fn chromedriver_of(pid: u32) -> Option<u32> {
 }
 
 pub(super) fn kill(signal: &str, target: &str) {
-    let _ = Command::new("kill").args([signal, "--", target]).status();
+    crate::support::signal(signal, target);
 }
 
 /// Keys the page saw later than `tolerance` after the signal. The tolerance covers the key

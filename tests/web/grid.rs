@@ -14,10 +14,7 @@ use super::faults::{Private, finish, keys_after, kill, now_ms, wait_keys};
 
 /// SIGKILL or SIGTERM to a process group that may be gone already (quietly).
 fn signal_group(signal: &str, pgid: u32) {
-    let _ = Command::new("kill")
-        .args([signal, "--", &format!("-{pgid}")])
-        .stderr(Stdio::null())
-        .status();
+    kill(signal, &format!("-{pgid}"));
 }
 use super::server::FixtureServer;
 use super::{assert_code, browser_lock, text};
@@ -220,13 +217,9 @@ impl Drop for Grid {
         for (_, child) in self.procs.iter_mut().rev() {
             signal_group("-TERM", child.id());
         }
-        let start = Instant::now();
+        let deadline = Instant::now() + Duration::from_secs(10);
         for (_, child) in self.procs.iter_mut().rev() {
-            while child.try_wait().ok().flatten().is_none()
-                && start.elapsed() < Duration::from_secs(10)
-            {
-                std::thread::sleep(Duration::from_millis(50));
-            }
+            crate::support::wait_exit(child, deadline);
             signal_group("-KILL", child.id());
             let _ = child.wait();
         }

@@ -12,7 +12,7 @@ mod server;
 
 use std::process::Output;
 use std::sync::{Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use server::FixtureServer;
@@ -73,20 +73,9 @@ impl RemoteEnd {
 impl Drop for RemoteEnd {
     fn drop(&mut self) {
         let group = format!("-{}", self.child.id());
-        let signal = |s: &str| {
-            let _ = std::process::Command::new("kill")
-                .args([s, "--", &group])
-                .stderr(std::process::Stdio::null())
-                .status();
-        };
-        signal("-TERM");
-        let start = std::time::Instant::now();
-        while start.elapsed() < Duration::from_secs(10)
-            && self.child.try_wait().ok().flatten().is_none()
-        {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        signal("-KILL");
+        crate::support::signal("-TERM", &group);
+        crate::support::wait_exit(&mut self.child, Instant::now() + Duration::from_secs(10));
+        crate::support::signal("-KILL", &group);
         let _ = self.child.wait();
     }
 }
