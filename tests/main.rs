@@ -18,6 +18,8 @@ mod formats;
 mod killer;
 // Solo game IDs and Copy text: property round trips.
 mod solo_formats;
+// Hostile input for every reader: endless lines, huge inputs, paths that are no files.
+mod bad_input;
 // Helpers shared by several modules.
 mod support;
 // The boxed-grid engine (4x4 to 16x16) against the generic engine.

@@ -2,7 +2,8 @@
 //! given, shown as much as asked.
 
 use anyhow::Context;
-use sudobot::grid::Grid;
+use sudobot::grid::symbol::{self, Style};
+use sudobot::grid::{Cell, Grid};
 use sudobot::logic::{self, Board, LogicError, Step, Technique, json, marks, step::house_name};
 
 use super::Code;
@@ -92,6 +93,9 @@ fn read_board(args: &HintArgs, text: &Text) -> anyhow::Result<Result<Board, Stri
         let (a, b) = (m.side, grid.side());
         return Ok(Err(format!("--marks: a {a}x{a} candidate grid for a {b}x{b} board")));
     }
+    if let Some(message) = marks_against_givens(&grid, &m) {
+        return Ok(Err(format!("--marks: {message}")));
+    }
     // A single mark is still a mark here: the board's own values say what is placed.
     let masks: Vec<u64> = m
         .marks
@@ -100,6 +104,29 @@ fn read_board(args: &HintArgs, text: &Text) -> anyhow::Result<Result<Board, Stri
         .map(|(&mk, &v)| if v != 0 { 1u64 << (v - 1) } else { mk })
         .collect();
     Ok(Board::with_marks(&grid, &masks).map_err(invalid))
+}
+
+/// The first given that the player's marks contradict (another value placed there, or marks
+/// that leave the given out), described; `None` when the marks fit every given.
+fn marks_against_givens(grid: &Grid, m: &marks::Marks) -> Option<String> {
+    let side = grid.side();
+    let name = |v: u8| symbol::to_char(v, side, Style::Line).unwrap_or('?');
+    grid.cells().iter().enumerate().find_map(|(i, &given)| {
+        let (placed, mask) = (m.values[i], m.marks[i]);
+        let g = name(given);
+        let wrong = if given == 0 || placed == given {
+            return None;
+        } else if placed != 0 {
+            format!("the marks place {} there", name(placed))
+        } else if mask != 0 && mask & (1 << (given - 1)) == 0 {
+            let marks: String =
+                (1..=side as u8).filter(|v| mask & (1 << (v - 1)) != 0).map(name).collect();
+            format!("its marks {marks} leave {g} out")
+        } else {
+            return None;
+        };
+        Some(format!("{} is given as {g}, but {wrong}", Cell::from_index(i, side)))
+    })
 }
 
 fn with_x(grid: Grid, diagonals: bool) -> anyhow::Result<Grid> {

@@ -5,7 +5,7 @@ use std::io::{self, IsTerminal};
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use sudobot::format::{self, ReadOptions};
 use sudobot::grid::{Geometry, Grid};
 use sudobot::logic::{LogicError, Scale};
@@ -19,13 +19,15 @@ pub struct Text {
     pub name: String,
 }
 
-/// The text of an argument: `-` reads standard input, an existing file's path reads the file,
+/// The text of an argument: `-` reads standard input, an existing path reads the file,
 /// anything else is the text itself. Without an argument, standard input when it is not a
 /// terminal.
 pub fn text_of(arg: Option<&str>) -> anyhow::Result<Option<Text>> {
     match arg {
         Some("-") => Ok(Some(stdin()?)),
-        Some(a) if !a.contains('\n') && Path::new(a).is_file() => {
+        // Any path that exists is read: a file, a pipe (`<(...)`), and a directory, whose read
+        // fails with a message instead of the path being taken for puzzle text.
+        Some(a) if !a.contains('\n') && Path::new(a).exists() => {
             Ok(Some(Text { text: format::read_file(Path::new(a))?, name: a.to_string() }))
         }
         Some(a) => Ok(Some(Text { text: a.to_string(), name: "the argument".into() })),
@@ -68,11 +70,11 @@ pub fn one_puzzle(
     let puzzles = format::read_puzzles(&text.text, &text.name, &read_options(read)?)?;
     match puzzles.entries.as_slice() {
         [one] => Ok(one.puzzle.clone().map_err(|e| format!("{}: {e}", text.name))),
-        many => bail!(
+        many => Ok(Err(format!(
             "{}: {command} takes one puzzle, the input holds {} (grade takes a batch)",
             text.name,
             many.len()
-        ),
+        ))),
     }
 }
 

@@ -154,6 +154,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         (None, true) => Mode::Check,
         (None, false) => Mode::Solve,
     };
+    if let (Some(_), Some(p)) = (args.count, args.puzzle.as_deref())
+        && !p.is_empty()
+        && p.len() < 16
+        && p.bytes().all(|b| b.is_ascii_digit())
+    {
+        // `--count 2 PUZZLE`: the limit needs '=', so '2' was taken for the puzzle.
+        eprintln!(
+            "sudobot: '{p}' is not a puzzle: --count takes its limit with '=' (--count={p} \
+             PUZZLE)"
+        );
+        return Ok(Code::BadInput);
+    }
     let started = Instant::now();
     let (text, source) = match open_input(&args)? {
         None => {
@@ -177,6 +189,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
             let mut text = first.into_text();
             while !reader.at_end() {
                 text.push_str(reader.next_chunk(MAX_CHUNK)?.text());
+                if text.len() > format::MAX_TEXT {
+                    return Err(InputError::TooLarge { source_name: source.name() }.into());
+                }
             }
             (text, source)
         }

@@ -186,6 +186,30 @@ pub enum InputError {
         /// 1-based column (in characters) of the first bad byte.
         column: usize,
     },
+    /// A line is longer than any puzzle line can be ([`MAX_LINE`]): not puzzle input (a
+    /// binary file, `/dev/zero`), refused before it fills the memory.
+    #[error(
+        "{source_name}: line {line} is longer than {max} bytes, more than any puzzle needs \
+         (is it a puzzle file?)",
+        max = MAX_LINE
+    )]
+    LineTooLong {
+        /// The path or "standard input".
+        source_name: String,
+        /// 1-based number of the long line.
+        line: usize,
+    },
+    /// An input read whole (everything but a `solve` batch, which is read a chunk at a time) is
+    /// larger than [`MAX_TEXT`].
+    #[error(
+        "{source_name}: larger than {max} MiB, more than a command that reads its input whole \
+         takes (split it, or use `solve --file`, which reads a batch a chunk at a time)",
+        max = MAX_TEXT >> 20
+    )]
+    TooLarge {
+        /// The path or "standard input".
+        source_name: String,
+    },
     /// A geometry was given for a format that carries its own.
     #[error(
         "a box shape applies to one-line puzzles and cage text only, but the input is {format}"
@@ -196,22 +220,66 @@ pub enum InputError {
     },
 }
 
-/// Reads a file into text, naming the path on failure.
+/// The longest line any input may have, in bytes. The longest real puzzle line is a 36x36
+/// candidate grid's row or a 36x36 one-line puzzle with separators (under 50 KB); a longer
+/// line is refused as soon as it is seen, so `/dev/zero` or a binary file costs no memory.
+pub const MAX_LINE: usize = 1 << 18;
+
+/// The largest input read whole (every command but a `solve` batch), in bytes: about 800,000
+/// one-line puzzles.
+pub const MAX_TEXT: usize = 64 << 20;
+
+/// Reads a file into text, naming the path on failure; refuses a line over [`MAX_LINE`] or a
+/// file over [`MAX_TEXT`] as soon as it gets there.
 pub fn read_file(path: &Path) -> Result<String, InputError> {
-    let source_name = display_path(path);
-    let bytes = std::fs::read(path)
-        .map_err(|error| InputError::Read { source_name: source_name.clone(), error })?;
-    into_text(bytes, source_name)
+    read_text(open_file(path)?, &display_path(path))
 }
 
-/// Reads all of a reader (standard input) into text.
-pub fn read_stdin(mut reader: impl std::io::Read) -> Result<String, InputError> {
-    let source_name = "standard input".to_string();
+/// Reads all of a reader (standard input) into text, with the bounds of [`read_file`].
+pub fn read_stdin(reader: impl std::io::Read) -> Result<String, InputError> {
+    read_text(std::io::BufReader::new(reader), "standard input")
+}
+
+/// Reads `reader` to its end, a line at a time, each line bounded by [`MAX_LINE`] and the
+/// whole by [`MAX_TEXT`].
+fn read_text(mut reader: impl std::io::BufRead, source_name: &str) -> Result<String, InputError> {
     let mut bytes = Vec::new();
-    reader
-        .read_to_end(&mut bytes)
-        .map_err(|error| InputError::Read { source_name: source_name.clone(), error })?;
-    into_text(bytes, source_name)
+    let mut line = 0;
+    loop {
+        line += 1;
+        let read = read_line_bounded(&mut reader, &mut bytes, source_name, line)?;
+        if read == 0 {
+            break;
+        }
+        if bytes.len() > MAX_TEXT {
+            return Err(InputError::TooLarge { source_name: source_name.to_string() });
+        }
+    }
+    into_text(bytes, source_name.to_string())
+}
+
+/// Appends one line (its `\n` included) to `bytes`, reading at most [`MAX_LINE`] bytes of it;
+/// returns the bytes read, 0 at the end of the input.
+fn read_line_bounded(
+    reader: &mut impl std::io::BufRead,
+    bytes: &mut Vec<u8>,
+    source_name: &str,
+    line: usize,
+) -> Result<usize, InputError> {
+    use std::io::{BufRead, Read};
+    let start = bytes.len();
+    // One byte over the bound tells a line of exactly MAX_LINE bytes from a longer one.
+    let read = reader
+        .by_ref()
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', bytes)
+        .map_err(|error| InputError::Read { source_name: source_name.to_string(), error })?;
+    let content = bytes[start..].strip_suffix(b"\n").unwrap_or(&bytes[start..]);
+    let content = content.strip_suffix(b"\r").unwrap_or(content);
+    if content.len() > MAX_LINE {
+        return Err(InputError::LineTooLong { source_name: source_name.to_string(), line });
+    }
+    Ok(read)
 }
 
 /// Bytes as UTF-8 text, or an error naming the line and column of the first bad byte.
@@ -420,9 +488,8 @@ impl<R: std::io::BufRead> LineReader<R> {
         lines.clear();
         while lines.len() < max && !self.at_end {
             let start = bytes.len();
-            let read = self.reader.read_until(b'\n', &mut bytes).map_err(|error| {
-                InputError::Read { source_name: self.source_name.clone(), error }
-            })?;
+            let read =
+                read_line_bounded(&mut self.reader, &mut bytes, &self.source_name, self.line + 1)?;
             if read == 0 {
                 self.at_end = true;
                 break;

@@ -19,7 +19,8 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
     if count == 0 {
         return Err(ParseError::whole(ParseErrorKind::Empty));
     }
-    let Some(side) = (1..=MAX_SIDE).find(|s| s * s == count) else {
+    // A single cell is no sudoku: the smallest grid is 4x4.
+    let Some(side) = (2..=MAX_SIDE).find(|s| s * s == count) else {
         // A stray character (a space, a '?') is the likelier mistake when the length fits no
         // grid, so name it before complaining about the length. Letters are left alone: with
         // the side unknown, 'G' may well be a value.
@@ -38,7 +39,7 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
 
 /// The supported side whose cell count is nearest to `count` (ties go to the smaller).
 fn nearest_side(count: usize) -> usize {
-    (1..=MAX_SIDE).min_by_key(|s| (s * s).abs_diff(count)).unwrap_or(9)
+    (2..=MAX_SIDE).min_by_key(|s| (s * s).abs_diff(count)).unwrap_or(9)
 }
 
 /// The first character that is neither a blank nor a value on a grid of `side`, as an error;

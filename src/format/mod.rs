@@ -14,7 +14,6 @@
 
 pub mod cages;
 mod input;
-mod killer_drawing;
 pub mod line;
 pub mod pretty;
 pub mod solo_id;
@@ -25,8 +24,8 @@ mod union_find;
 use std::fmt;
 
 pub use input::{
-    Chunk, Entry, InputError, LineReader, Puzzles, ReadOptions, detect, is_line_by_line,
-    is_skipped, line_entry, open_file, parse, read_file, read_puzzles, read_stdin,
+    Chunk, Entry, InputError, LineReader, MAX_LINE, MAX_TEXT, Puzzles, ReadOptions, detect,
+    is_line_by_line, is_skipped, line_entry, open_file, parse, read_file, read_puzzles, read_stdin,
 };
 
 use crate::grid::GridError;

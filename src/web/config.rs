@@ -134,12 +134,12 @@ impl Headless {
 #[non_exhaustive]
 pub enum ConfigError {
     /// The file cannot be read.
-    #[error("cannot read {file}: {source}")]
+    #[error("cannot read {file}: {error}")]
     Read {
         /// The file.
         file: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The TOML does not parse or fit the schema.
     #[error("{file}: {message}")]
@@ -161,6 +161,24 @@ pub enum ConfigError {
     },
 }
 
+/// The largest config or site file read, in bytes: real ones are a few KB, and a larger one
+/// (`/dev/zero`, a wrong path) is refused before it fills the memory.
+pub const MAX_CONFIG_FILE: u64 = 1 << 20;
+
+/// Reads a config or site file as UTF-8 text, refusing one over [`MAX_CONFIG_FILE`] bytes.
+pub(crate) fn read_small_file(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(MAX_CONFIG_FILE + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_CONFIG_FILE {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!("larger than {} KiB, more than any config file needs", MAX_CONFIG_FILE >> 10),
+        ));
+    }
+    Ok(text)
+}
+
 impl WebDriverConfig {
     /// Reads a config file, or the embedded default when `path` is `None`.
     pub fn load(path: Option<&Path>) -> Result<WebDriverConfig, ConfigError> {
@@ -168,8 +186,8 @@ impl WebDriverConfig {
             None => WebDriverConfig::parse("embedded:webdriver.toml", DEFAULT_TOML),
             Some(p) => {
                 let file = p.display().to_string();
-                let text = std::fs::read_to_string(p)
-                    .map_err(|source| ConfigError::Read { file: file.clone(), source })?;
+                let text = read_small_file(p)
+                    .map_err(|error| ConfigError::Read { file: file.clone(), error })?;
                 WebDriverConfig::parse(&file, &text)
             }
         }

@@ -284,12 +284,22 @@ pub enum SiteError {
         known: String,
     },
     /// The sites directory cannot be read.
-    #[error("cannot read sites directory {}: {source}", dir.display())]
+    // The cause is part of the message, not a `source`: an error chain printed whole would
+    // say it twice.
+    #[error("cannot read sites directory {}: {error}", dir.display())]
     Dir {
         /// The directory.
         dir: PathBuf,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
+    },
+    /// A site file in the sites directory cannot be read.
+    #[error("cannot read site file {}: {error}", file.display())]
+    File {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        error: std::io::Error,
     },
 }
 
@@ -564,8 +574,8 @@ pub fn load_all(dir: Option<&Path>) -> Result<Vec<LoadedSite>, SiteError> {
         add(LoadedSite { site: Site::parse(file, text)?, origin: format!("embedded:{file}") });
     }
     for path in dir_files(dir)? {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|source| SiteError::Dir { dir: path.clone(), source })?;
+        let text = super::config::read_small_file(&path)
+            .map_err(|error| SiteError::File { file: path.clone(), error })?;
         let file = path.display().to_string();
         add(LoadedSite { site: Site::parse(&file, &text)?, origin: file });
     }
@@ -583,9 +593,9 @@ pub fn check_all(dir: Option<&Path>) -> Result<Vec<Checked>, SiteError> {
     }
     for path in dir_files(dir)? {
         let file = path.display().to_string();
-        let result = match std::fs::read_to_string(&path) {
+        let result = match super::config::read_small_file(&path) {
             Ok(text) => Site::parse(&file, &text).map(|s| s.name),
-            Err(source) => Err(SiteError::Dir { dir: path.clone(), source }),
+            Err(error) => Err(SiteError::File { file: path.clone(), error }),
         };
         out.push((file, result));
     }
@@ -596,8 +606,8 @@ fn dir_files(dir: Option<&Path>) -> Result<Vec<PathBuf>, SiteError> {
     let Some(dir) = dir else {
         return Ok(Vec::new());
     };
-    let entries = std::fs::read_dir(dir)
-        .map_err(|source| SiteError::Dir { dir: dir.to_path_buf(), source })?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|error| SiteError::Dir { dir: dir.to_path_buf(), error })?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))

@@ -1,8 +1,9 @@
 //! `sudobot grade`, `explain` and `hint` end to end through the binary.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
+
+use crate::support::sudobot;
 
 /// Solo's generator graded this one Extreme (3x3de).
 const EXTREME: &str = "3x3:b5d8_2a6c3_9_7e1g4_2a5b2g7b4a6_8g5e7_6_9c1a3_4d6b";
@@ -15,11 +16,7 @@ const SEVERAL: &str =
 const NONE: &str =
     "12345678.........9...............................................................";
 
-fn sudobot() -> Command {
-    Command::cargo_bin("sudobot").expect("the sudobot binary is built")
-}
-
-fn stdout(cmd: &mut Command) -> String {
+fn stdout(cmd: &mut assert_cmd::Command) -> String {
     String::from_utf8(cmd.output().expect("runs").stdout).expect("UTF-8")
 }
 
@@ -139,12 +136,7 @@ fn explain_errors_name_the_problem() {
         .code(4)
         .stderr(predicate::str::contains("several solutions (two of them differ in"));
     sudobot().args(["explain", NONE]).assert().code(3);
-    sudobot()
-        .args(["explain", "-"])
-        .write_stdin(format!("{PUZZLE}\n{PUZZLE}\n"))
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("explain takes one puzzle, the input holds 2"));
+    // Several puzzles: bad input (tests/bad_input.rs).
 }
 
 #[test]
