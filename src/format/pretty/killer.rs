@@ -1,4 +1,4 @@
-//! Killer grids drawn for a terminal (the [`pretty`](super::pretty) format of a grid with
+//! Killer grids drawn for a terminal (the [`pretty`](super) format of a grid with
 //! cages). Every cell gets a wall column on its left and a border line above; a cage's sum is
 //! written at the start of the border above its first cell, where Solo draws it:
 //!
@@ -15,9 +15,9 @@
 
 use std::sync::Arc;
 
-use super::pretty::{Charset, Options};
-use super::union_find::UnionFind;
-use super::{ParseError, ParseErrorKind};
+use super::{Charset, Options};
+use crate::format::union_find::UnionFind;
+use crate::format::{ParseError, ParseErrorKind};
 use crate::grid::symbol;
 use crate::grid::{Cage, Geometry, Grid, MAX_KILLER_SIDE};
 
@@ -162,7 +162,7 @@ pub(super) fn write(grid: &Grid, options: &Options) -> String {
         for c in 0..side {
             row.push(vertical(i, c).vertical(charset));
             row.push(' ');
-            super::pretty::push_cell(&mut row, grid, i * side + c, options);
+            super::push_cell(&mut row, grid, i * side + c, options);
             row.push(' ');
         }
         row.push(vertical(i, side).vertical(charset));
@@ -281,7 +281,7 @@ pub(super) fn parse(lines: &[(usize, Vec<char>)]) -> Result<Grid, ParseError> {
             }
         }
     }
-    let geometry = super::pretty::geometry_from_labels(side, &regions.labels())?;
+    let geometry = super::geometry_from_labels(side, &regions.labels())?;
     let labels = cages.labels();
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); side * side];
     for (i, &l) in labels.iter().enumerate() {

@@ -28,6 +28,8 @@
 
 use std::sync::Arc;
 
+mod killer;
+
 use super::{ParseError, ParseErrorKind};
 use crate::grid::symbol::{self, Style};
 use crate::grid::{Geometry, Grid};
@@ -73,7 +75,7 @@ enum Column {
 /// and their sums on their top-left borders (see the module docs).
 pub fn write_with(grid: &Grid, options: &Options) -> String {
     if grid.geometry().is_killer() {
-        return super::killer_drawing::write(grid, options);
+        return killer::write(grid, options);
     }
     let side = grid.side();
     let geometry = grid.geometry();
@@ -143,7 +145,7 @@ pub fn write_with(grid: &Grid, options: &Options) -> String {
 
 /// Writes the symbol of one cell (`.` for blank), in green when [`Options`] say it was filled
 /// in.
-pub(super) fn push_cell(line: &mut String, grid: &Grid, index: usize, options: &Options) {
+fn push_cell(line: &mut String, grid: &Grid, index: usize, options: &Options) {
     let value = grid.cells()[index];
     let symbol = match value {
         0 => '.',
@@ -264,8 +266,8 @@ pub fn parse(text: &str) -> Result<Grid, ParseError> {
     // Cell rows hold symbols; wall rows only walls and spaces.
     let cell_rows: Vec<usize> =
         (0..lines.len()).filter(|&i| lines[i].1.iter().any(|&c| is_cell(c))).collect();
-    if super::killer_drawing::is_killer_drawing(&lines) {
-        return super::killer_drawing::parse(&lines);
+    if killer::is_killer_drawing(&lines) {
+        return killer::parse(&lines);
     }
     let Some(&first) = cell_rows.first() else {
         return Err(ParseError::whole(ParseErrorKind::Empty));
@@ -358,7 +360,7 @@ fn regions_from_walls(
 
 /// The geometry of regions given as a label per cell: a box shape when they form one, else a
 /// jigsaw.
-pub(super) fn geometry_from_labels(side: usize, labels: &[usize]) -> Result<Geometry, ParseError> {
+fn geometry_from_labels(side: usize, labels: &[usize]) -> Result<Geometry, ParseError> {
     let jigsaw = Geometry::jigsaw(side, labels).map_err(|e| ParseError::whole(e.into()))?;
     // Prefer the box shape the regions match, so a boxed drawing reads as boxes.
     let boxed = (1..=side)
