@@ -91,14 +91,11 @@ fn with_givens(id: &str, fraction: f64, seed: u64) -> Option<String> {
     let Verdict::Unique(solution) = solve::solve(&puzzle) else { return None };
     let n = puzzle.cells().len();
     let mut cells = puzzle.cells().to_vec();
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut rng = fastrand::Rng::with_seed(seed);
     let want = (n as f64 * fraction) as usize;
     let mut given = cells.iter().filter(|&&v| v != 0).count();
     while given < want {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let c = (state % n as u64) as usize;
+        let c = rng.usize(..n);
         if cells[c] == 0 {
             cells[c] = solution.cells()[c];
             given += 1;

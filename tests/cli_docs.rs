@@ -1,11 +1,7 @@
 //! `sudobot completions` and `sudobot man`: generated from the clap definitions, checked with
 //! real tools (bash parses the completion script; every command gets a manual page).
 
-use assert_cmd::Command;
-
-fn sudobot() -> Command {
-    Command::cargo_bin("sudobot").expect("the sudobot binary is built")
-}
+use crate::support::sudobot;
 
 /// The subcommands as `sudobot --help` lists them.
 fn commands() -> Vec<String> {

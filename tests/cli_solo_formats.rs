@@ -8,13 +8,10 @@
 
 use std::path::PathBuf;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use sudobot::format::line;
 
-fn sudobot() -> Command {
-    Command::cargo_bin("sudobot").expect("the sudobot binary is built")
-}
+use crate::support::sudobot;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/solve").join(name)

@@ -8,6 +8,8 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use sudobot::format::line;
 
+use crate::support::sudobot;
+
 const PUZZLE: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 const SOLUTION: &str =
@@ -23,10 +25,6 @@ const NONE: &str =
     "12345678.........9...............................................................";
 /// A 6x6 puzzle with the usual boxes, 3 wide and 2 tall.
 const SIX: &str = ".61..2.......4..36...1..23..5.......";
-
-fn sudobot() -> Command {
-    Command::cargo_bin("sudobot").expect("the sudobot binary is built")
-}
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/solve").join(name)

@@ -8,12 +8,13 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use sudobot::format::pretty::{self, Charset, Options};
 use sudobot::format::{cages, line, solo_id};
 use sudobot::grid::{Cage, Geometry, Grid};
 use sudobot::solve::{Verdict, count_solutions, solve};
+
+use crate::support::{Rng, sudobot};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/killer/");
 
@@ -282,20 +283,8 @@ fn all_grids(houses: &[Vec<usize>]) -> Vec<Vec<u8>> {
     out
 }
 
-/// A small deterministic generator (xorshift).
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 /// Random cages over 16 cells: grown from a seed cell to a random size of 1 to 4.
-fn random_cages(random: &mut Random) -> Vec<Vec<usize>> {
+fn random_cages(random: &mut Rng) -> Vec<Vec<usize>> {
     let mut owner = [usize::MAX; 16];
     let mut cages: Vec<Vec<usize>> = Vec::new();
     for start in 0..16 {
@@ -340,7 +329,7 @@ fn killer_solution_counts_match_brute_force_on_4x4() {
         Geometry::boxed(2, 2).expect("boxes").with_diagonals(),
         Geometry::jigsaw(4, &jigsaw).expect("jigsaw"),
     ];
-    let mut random = Random(0x5eed_cafe);
+    let mut random = Rng::new(0x5eed_cafe);
     let (mut several, mut none) = (0, 0);
     for shape in &shapes {
         let houses: Vec<Vec<usize>> = shape.houses().iter().map(|h| h.cells.clone()).collect();
@@ -396,10 +385,6 @@ fn killer_solution_counts_match_brute_force_on_4x4() {
     }
     // The random puzzles cover all three outcomes.
     assert!(several > 20 && none > 20, "{several} with several, {none} with none");
-}
-
-fn sudobot() -> Command {
-    Command::cargo_bin("sudobot").expect("the sudobot binary is built")
 }
 
 fn run(args: &[&str]) -> (Option<i32>, String, String) {

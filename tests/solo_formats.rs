@@ -13,7 +13,7 @@ use crate::support::{Rng, connected};
 /// connected): start from rows and trade pairs of cells between neighbouring regions while
 /// every region stays connected.
 fn jigsaw_labels(side: usize, seed: u64) -> Vec<usize> {
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let mut labels: Vec<usize> = (0..side * side).map(|i| i / side).collect();
     for _ in 0..side * side * 4 {
         let a = rng.below(side * side);
@@ -44,7 +44,7 @@ fn geometry_strategy() -> impl Strategy<Value = Geometry> {
 fn grid_strategy() -> impl Strategy<Value = Grid> {
     (geometry_strategy(), any::<u64>(), 0u8..=100).prop_map(|(geometry, seed, density)| {
         let side = geometry.side();
-        let mut rng = Rng(seed | 1);
+        let mut rng = Rng::new(seed);
         let cells = (0..side * side)
             .map(|_| if rng.below(100) < density as usize { 1 + rng.below(side) as u8 } else { 0 })
             .collect();

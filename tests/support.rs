@@ -1,12 +1,26 @@
 //! Helpers shared by several test modules.
 
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
-/// `kill SIGNAL -- TARGET` (a pid, or `-PGID` for a process group), quietly: the target may be
-/// gone already.
+/// Sends `signal` (`"-TERM"`, `"-KILL"`, ...) to `target`: a pid, or `-PGID` for a process
+/// group. Quiet when the target is gone already; a signal name that is not one is a test bug.
 pub fn signal(signal: &str, target: &str) {
-    let _ = Command::new("kill").args([signal, "--", target]).stderr(Stdio::null()).status();
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let name = format!("SIG{}", signal.trim_start_matches('-'));
+    let signal: Signal = name.parse().unwrap_or_else(|_| panic!("no signal {name}"));
+    let pid: i32 = target.parse().unwrap_or_else(|_| panic!("no pid or -pgid: {target}"));
+    let _ = kill(Pid::from_raw(pid), signal);
+}
+
+/// The `sudobot` binary of this build, as an `assert_cmd` command: the one builder every test
+/// module starts it with. `RUST_LOG` is removed, so a developer's logging setting cannot change
+/// what a test reads on standard error.
+pub fn sudobot() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::cargo_bin("sudobot").expect("the sudobot binary is built");
+    cmd.env_remove("RUST_LOG");
+    cmd
 }
 
 /// Polls until `child` has exited (reaping it) or `deadline` has passed; whether it exited.
@@ -53,25 +67,26 @@ pub fn connected(labels: &[usize], side: usize, label: usize) -> bool {
     count == cells.len()
 }
 
-/// A small deterministic generator for the randomized tests (xorshift64*): the same cases for
-/// the same seed. The seed must not be 0 (callers pass `seed | 1`).
-pub struct Rng(pub u64);
+/// A deterministic generator for the randomized tests (`fastrand`, seeded): the same cases
+/// for the same seed.
+pub struct Rng(fastrand::Rng);
 
 impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(fastrand::Rng::with_seed(seed))
+    }
+
     pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.0.u64(..)
     }
 
     /// A value in `0..n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        if n == 0 { 0 } else { self.0.usize(..n) }
     }
 
     /// True `percent` times in a hundred.
     pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.0.u64(..100) < percent
     }
 }

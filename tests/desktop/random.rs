@@ -143,7 +143,7 @@ fn run(cases: usize, seed: u64, with_wm: bool) {
     if with_wm {
         screen.start_window_manager();
     }
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng::new(seed);
     let started = Instant::now();
     let mut solved = 0;
     for case in 0..cases {
