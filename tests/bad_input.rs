@@ -39,13 +39,17 @@ fn a_long_line_on_standard_input_names_its_line() {
             predicate::str::contains(too_long(2)).and(predicate::str::contains("standard input")),
         );
     }
-    // A line of exactly the bound is read (and then refused as a puzzle, for its length).
-    sudobot()
-        .args(["solve", "-"])
-        .write_stdin("1".repeat(MAX_LINE))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("not a square grid"));
+    // A line of exactly the bound is read, with either line ending (and then refused as a
+    // puzzle, for its length, on its own line number).
+    for end in ["\n", "\r\n"] {
+        sudobot()
+            .args(["solve", "-"])
+            .write_stdin(format!("{PUZZLE}{end}{}{end}{PUZZLE}{end}", "1".repeat(MAX_LINE)))
+            .assert()
+            .code(2)
+            .stdout(predicate::str::contains("# line 2, column").count(1))
+            .stdout(predicate::str::contains("not a square grid"));
+    }
 }
 
 #[test]

@@ -268,10 +268,11 @@ fn read_line_bounded(
 ) -> Result<usize, InputError> {
     use std::io::{BufRead, Read};
     let start = bytes.len();
-    // One byte over the bound tells a line of exactly MAX_LINE bytes from a longer one.
+    // Two bytes over the bound: a line of exactly MAX_LINE bytes still ends ("\r\n") within
+    // them, and a longer one shows itself.
     let read = reader
         .by_ref()
-        .take(MAX_LINE as u64 + 1)
+        .take(MAX_LINE as u64 + 2)
         .read_until(b'\n', bytes)
         .map_err(|error| InputError::Read { source_name: source_name.to_string(), error })?;
     let content = bytes[start..].strip_suffix(b"\n").unwrap_or(&bytes[start..]);
