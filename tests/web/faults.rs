@@ -265,6 +265,18 @@ fn a_stopped_chromedriver_is_named_and_nothing_is_left() {
     assert!(stderr.contains("chromedriver (pid") && stderr.contains("is stopped"), "{stderr}");
 }
 
+/// `sudobot web` on a sudoku.name fixture page with the settings file `config`.
+fn spawn_with_config(
+    private: &Private,
+    server: &FixtureServer,
+    page: &str,
+    config: &Path,
+) -> Child {
+    let (url, config) = (server.url(page), config.to_str().unwrap());
+    let args = ["web", "--site", "sudoku.name", "--url", &url, "--config", config];
+    private.command(&args).spawn().unwrap()
+}
+
 /// The browser's renderer processes under `pid` (their command line says `--type=renderer`).
 fn renderers_of(pid: u32) -> Vec<u32> {
     descendants(pid)
@@ -284,12 +296,7 @@ fn a_stopped_renderer_is_named_as_a_command_that_timed_out() {
     // A shorter bound on each WebDriver command keeps the test short; the message names it.
     let config =
         config_with(private.path(), &[("start_timeout_ms = 20000", "start_timeout_ms = 8000")]);
-    let config = config.to_str().unwrap();
-    let url = server.url("sudoku_name_slow.html");
-    let child = private
-        .command(&["web", "--site", "sudoku.name", "--url", &url, "--config", config])
-        .spawn()
-        .unwrap();
+    let child = spawn_with_config(&private, &server, "sudoku_name_slow.html", &config);
     let pid = child.id();
     assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
     let renderers = renderers_of(pid);
@@ -318,12 +325,7 @@ fn a_driver_that_dies_while_waiting_for_the_board_is_noticed() {
         private.path(),
         &[("element_timeout_ms = 10000", "element_timeout_ms = 30000")],
     );
-    let config = config.to_str().unwrap();
-    let url = server.url("sudoku_name_80.html");
-    let child = private
-        .command(&["web", "--site", "sudoku.name", "--url", &url, "--config", config])
-        .spawn()
-        .unwrap();
+    let child = spawn_with_config(&private, &server, "sudoku_name_80.html", &config);
     let pid = child.id();
     assert!(server.wait_for_request("sudoku_name_80.html", Duration::from_secs(60)));
     let driver = chromedriver_of(pid).expect("chromedriver runs under sudobot");
