@@ -407,7 +407,7 @@ fn exit_code(finished: &[Attempt], count: usize) -> Code {
             Ok(Outcome { hint: Some(Hint::Mistakes(_)), .. }) => Code::NoSolution,
             Ok(_) => Code::Success,
             Err(Failure::Play(PlayError::Invalid(_) | PlayError::Unsolvable)) => Code::NoSolution,
-            Err(Failure::Play(PlayError::Multiple(_))) => Code::Multiple,
+            Err(Failure::Play(PlayError::Multiple { .. })) => Code::Multiple,
             Err(_) => Code::Failure,
         },
         _ if solved == count => Code::Success,

@@ -158,8 +158,11 @@ pub enum PlayError {
     #[error("the board on the page has no solution; nothing was typed")]
     Unsolvable,
     /// Several solutions; nothing was typed.
-    #[error("the board on the page has several solutions ({0} givens); nothing was typed")]
-    Multiple(usize),
+    #[error("the board on the page has several solutions ({givens} givens); nothing was typed")]
+    Multiple {
+        /// The givens the board has.
+        givens: usize,
+    },
     /// The page replaced the puzzle after it was read, twice in a row.
     #[error("the page loaded a different puzzle after it was read ({0}); no old answer was typed")]
     BoardChanged(String),
@@ -217,7 +220,7 @@ fn selector_of(selector: &Option<String>) -> String {
 impl PlayError {
     /// Whether the board itself was at fault (invalid, unsolvable, several solutions).
     pub fn is_board_problem(&self) -> bool {
-        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple(_))
+        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple { .. })
     }
 
     /// The WebDriver error it carries, if a command failed.
@@ -255,7 +258,7 @@ impl PlayError {
             PlayError::Read(_) => "board unreadable",
             PlayError::Invalid(_) => "invalid board",
             PlayError::Unsolvable => "no solution",
-            PlayError::Multiple(_) => "several solutions",
+            PlayError::Multiple { .. } => "several solutions",
             PlayError::BoardChanged(_) => "board changed",
             PlayError::LeftBoard { .. } => "keys left the board",
             PlayError::Typing(_) => "typing failed",
@@ -425,7 +428,7 @@ fn solve_board(board: &PageBoard) -> Result<(Grid, Grid), PlayError> {
         Verdict::Unique(s) => Ok((puzzle, s)),
         Verdict::Invalid(c) => Err(PlayError::Invalid(c)),
         Verdict::Unsolvable => Err(PlayError::Unsolvable),
-        Verdict::Multiple(..) => Err(PlayError::Multiple(board.givens())),
+        Verdict::Multiple(..) => Err(PlayError::Multiple { givens: board.givens() }),
     }
 }
 
