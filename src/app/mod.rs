@@ -7,6 +7,7 @@ mod grade;
 mod hint;
 mod logic_input;
 mod progress;
+mod sites;
 mod solve;
 mod web;
 
@@ -40,7 +41,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Web(args) => web::run(args),
-        Command::Sites(args) => web::run_sites(args),
+        Command::Sites(args) => sites::run(args),
         Command::Desktop(args) => desktop::run(args),
         Command::Grade(args) => grade::run(args),
         Command::Explain(args) => explain::run(args),

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use thirtyfour::prelude::*;
 
 use super::play::short;
-use super::read::{self, READ_JS, ScriptCell};
+use super::read::{self, ReadArgs};
 use super::site::{SIDE, Site, frame_index};
 
 /// Writes `error.txt`, `url.txt`, `screenshot.png`, `frame.html` (the current browsing context,
@@ -141,10 +141,8 @@ pub async fn check_page(
     }
     let started = std::time::Instant::now();
     let givens = loop {
-        let read = driver
-            .execute(READ_JS, read::read_args(site))
+        let read = read::cells(driver, &ReadArgs::new(site))
             .await
-            .and_then(|r| r.convert::<Vec<ScriptCell>>())
             .map_err(|e| short(&e))
             .and_then(|c| read::from_script(site, c).map_err(|e| e.to_string()));
         let enough = matches!(&read, Ok(b) if b.givens() >= site.board.min_givens);

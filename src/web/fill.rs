@@ -4,14 +4,12 @@
 //! trusted key events in two commands, so the page's keyboard handlers run as for a person. One
 //! Actions chain does the same in one command but measured about twice as slow in chromedriver.
 //!
-//! Keys go only into the board: [`PREPARE_JS`] checks, in the page, that the Tab walk reaches
-//! exactly the targets (else the cells are clicked), re-reads the givens and installs a guard that
-//! swallows any key leaving the board; [`FINISH_JS`] reads the board back with the guard's
-//! report (focus, other controls, a board that changed).
+//! Keys go only into the board: [`super::guard`] checks, in the page, that the Tab walk reaches
+//! exactly the targets (else the cells are clicked), re-reads the givens and installs a guard
+//! that swallows any key leaving the board, and reads the board back with the guard's report.
 
 use std::time::Duration;
 
-use serde::Deserialize;
 use thirtyfour::prelude::*;
 
 use super::read::PageBoard;
@@ -37,163 +35,6 @@ pub fn plan(board: &PageBoard, solution: &[u8]) -> Vec<Target> {
         .filter(|&i| !board.given[i] && board.raw[i] != solution[i].to_string())
         .map(|i| Target { index: i, digit: solution[i], clear: board.raw[i].chars().count() })
         .collect()
-}
-
-/// The script run just before the first key, in the board's frame. Arguments: the cell
-/// selector, the ids in reading order (or null), the given kind and name (as [`super::read`]),
-/// the target cells (reading-order indices), and the success marker (`selector`, `title` or
-/// null) with its text. It returns:
-///
-/// - `elements`: the cells in reading order (for clicks and Send Keys);
-/// - `cells`: every cell as [`super::read::READ_JS`] returns it (the givens, re-read now);
-/// - `tab`: whether pressing Tab from the first target reaches exactly the targets, in which
-///   order and with how many Tabs each, passing only board cells; else why not;
-/// - `marker`: whether the success marker already shows success (then it proves nothing).
-///
-/// It also installs a guard: capture-phase listeners that swallow every key event whose target
-/// is not a board cell, every character typed into a cell that is not a target, and every key
-/// once the board changed (cells replaced or a given's value changed) or focus left the board;
-/// and it records the values of the page's other controls. [`FINISH_JS`] reads and removes it.
-pub const PREPARE_JS: &str = r#"
-const [sel, ids, kind, name, targets, marker, markerText] = arguments;
-const byDoc = Array.from(document.querySelectorAll(sel));
-const cells = ids ? ids.map(id => document.getElementById(id)) : byDoc;
-if (cells.some(c => !c)) return {missing: cells.filter(c => !c).length};
-const valueOf = e => (e.value !== undefined ? String(e.value) : (e.textContent || '')).trim();
-const givenOf = (e, v) => kind === 'attribute' ? e.hasAttribute(name)
-  : kind === 'class' ? e.classList.contains(name)
-  : v !== '' && e.defaultValue !== undefined && e.defaultValue.trim() !== '';
-const read = byDoc.map(e => { const v = valueOf(e); return [v, givenOf(e, v), e.id || null]; });
-const describe = e => !e ? 'nothing' : e === document.body ? 'the page body'
-  : e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.name ? '[name=' + e.name + ']' : '')
-    + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '');
-const board = new Set(cells);
-// Sequential focus navigation order: positive tabindex first (ascending, stable), then the rest
-// in document order; only rendered, enabled, non-inert elements that take focus.
-const focusable = e => {
-  if (e.tabIndex < 0 || e.disabled || e.closest('[inert]')) return false;
-  if (e.tagName === 'INPUT' && e.type === 'hidden') return false;
-  const natural = e.matches('input,select,textarea,button,a[href],area[href],iframe,summary,[contenteditable]');
-  if (!natural && !e.hasAttribute('tabindex')) return false;
-  if (e.getClientRects().length === 0) return false;
-  const v = getComputedStyle(e).visibility;
-  return v !== 'hidden' && v !== 'collapse';
-};
-const all = Array.from(document.querySelectorAll('*')).filter(focusable);
-const order = all.filter(e => e.tabIndex > 0).sort((a, b) => a.tabIndex - b.tabIndex)
-  .concat(all.filter(e => e.tabIndex === 0));
-const pos = new Map(order.map((e, i) => [e, i]));
-let tab = {ok: true, reason: '', order: [], steps: []};
-const missing = targets.find(t => !pos.has(cells[t]));
-if (missing !== undefined) {
-  tab = {ok: false, reason: describe(cells[missing]) + ' is not a Tab stop', order: [], steps: []};
-} else {
-  const sorted = targets.slice().sort((a, b) => pos.get(cells[a]) - pos.get(cells[b]));
-  for (let i = 1; i < sorted.length && tab.ok; i++) {
-    const from = pos.get(cells[sorted[i - 1]]), to = pos.get(cells[sorted[i]]);
-    for (let k = from + 1; k < to; k++) {
-      if (!board.has(order[k])) {
-        tab = {ok: false, reason: 'Tab from ' + describe(cells[sorted[i - 1]]) + ' passes '
-          + describe(order[k]) + ', which is not a board cell', order: [], steps: []};
-        break;
-      }
-    }
-    tab.steps.push(to - from);
-  }
-  if (tab.ok) tab.order = sorted;
-}
-let shown = null;
-if (marker === 'title') shown = document.title;
-else if (marker) { const m = document.querySelector(marker); shown = m ? m.textContent : null; }
-const typable = e => !board.has(e) && !e.disabled && !e.readOnly && !(e.tagName === 'INPUT' && e.type === 'hidden');
-const others = Array.from(document.querySelectorAll('input,select,textarea,[contenteditable]')).filter(typable);
-const state = e => e.isContentEditable ? e.textContent
-  : (e.type === 'checkbox' || e.type === 'radio') ? String(e.checked)
-  : e.tagName === 'SELECT' ? String(e.selectedIndex) : String(e.value);
-const old = window.__sudobot;
-if (old && old.remove) old.remove();
-const targetSet = new Set(targets.map(t => cells[t]));
-const givens = cells.map(e => { const v = valueOf(e); return givenOf(e, v) ? v : null; });
-const g = {left: null, changed: null, blocked: 0, keys: 0, others, before: others.map(state), state, describe};
-const same = () => cells.every((e, i) => e.isConnected && (givens[i] === null || valueOf(e) === givens[i]));
-const onKey = e => {
-  // The full checks run once per key press (keydown); the other events of the same key only
-  // follow its verdict, so the guard costs little per key.
-  if (e.type === 'keydown') {
-    let bad = null;
-    if (!board.has(e.target)) bad = 'a key went to ' + describe(e.target);
-    else if (e.key && e.key.length === 1 && !targetSet.has(e.target))
-      bad = 'a character went to ' + describe(e.target) + ', which is not a target';
-    if (!g.changed && !same()) g.changed = 'the page changed the board while keys were typed';
-    if (bad && !g.left) g.left = bad;
-  } else if (!board.has(e.target) && !g.left) {
-    g.left = 'a key went to ' + describe(e.target);
-  }
-  if (g.left || g.changed) { g.blocked++; e.preventDefault(); e.stopImmediatePropagation(); }
-  else if (e.type === 'keydown') g.keys++;
-};
-const onFocus = e => { if (!board.has(e.target) && !g.left) g.left = 'focus moved to ' + describe(e.target); };
-const types = ['keydown', 'keypress', 'keyup', 'beforeinput', 'input'];
-types.forEach(t => window.addEventListener(t, onKey, true));
-window.addEventListener('focusin', onFocus, true);
-g.remove = () => {
-  types.forEach(t => window.removeEventListener(t, onKey, true));
-  window.removeEventListener('focusin', onFocus, true);
-};
-window.__sudobot = g;
-return {elements: cells, cells: read, tab, marker: shown};
-"#;
-
-/// The read-back script: every cell's live value (as [`super::read::READ_JS`]), and what the
-/// guard of [`PREPARE_JS`] saw (`null` when the page lost it: a reload or navigation); removes
-/// the guard.
-pub const FINISH_JS: &str = r#"
-const [sel, kind, name] = arguments;
-const valueOf = e => (e.value !== undefined ? String(e.value) : (e.textContent || '')).trim();
-const cells = Array.from(document.querySelectorAll(sel)).map(e => {
-  const v = valueOf(e);
-  const g = kind === 'attribute' ? e.hasAttribute(name)
-          : kind === 'class' ? e.classList.contains(name)
-          : v !== '' && e.defaultValue !== undefined && e.defaultValue.trim() !== '';
-  return [v, g, e.id || null];
-});
-const g = window.__sudobot;
-let guard = null;
-if (g && g.remove) {
-  g.remove();
-  const changed = g.others.filter((e, i) => g.state(e) !== g.before[i]).map(g.describe);
-  guard = {left: g.left, changed: g.changed, blocked: g.blocked, keys: g.keys, others: changed};
-  window.__sudobot = null;
-}
-return {cells, guard};
-"#;
-
-/// What [`PREPARE_JS`] found about Tab navigation.
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct TabCheck {
-    /// Tab reaches exactly the targets.
-    pub ok: bool,
-    /// Why not.
-    pub reason: String,
-    /// The targets (reading-order indices) in Tab order.
-    pub order: Vec<usize>,
-    /// Tabs from each target to the next.
-    pub steps: Vec<usize>,
-}
-
-/// What the guard saw while keys were typed.
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct GuardReport {
-    /// How focus or a key left the board, if it did.
-    pub left: Option<String>,
-    /// How the board changed, if it did.
-    pub changed: Option<String>,
-    /// Key events swallowed.
-    pub blocked: usize,
-    /// Key presses that reached board cells.
-    pub keys: usize,
-    /// Other controls whose value changed.
-    pub others: Vec<String>,
 }
 
 /// How to move between cells, decided before typing.

@@ -6,7 +6,8 @@
 //! - [`owner`]: the processes and files a run owns, stopped and deleted on every path;
 //! - [`signals`]: SIGINT/SIGTERM/SIGHUP: cancel at once, a second signal exits at once;
 //! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable;
-//! - [`read`], [`fill`], [`play`]: reading the board, typing, verifying one puzzle;
+//! - [`read`], [`fill`], [`guard`], [`play`]: reading the board, typing (with the in-page guard
+//!   that keeps keys on the board), verifying one puzzle;
 //! - [`pool`]: `--parallel K`: K sessions work through the puzzles, a failed puzzle is
 //!   retried once on a fresh session; [`grid`]: a Selenium Grid's `/status` and this run's
 //!   session tag;
@@ -19,6 +20,7 @@ pub mod demo;
 pub mod evidence;
 pub mod fill;
 pub mod grid;
+pub mod guard;
 pub mod owner;
 pub mod play;
 pub mod pool;

@@ -4,12 +4,12 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
 use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
 
-use super::fill::{self, FINISH_JS, GuardReport, PREPARE_JS, Route, TabCheck, Target};
-use super::read::{self, PageBoard, READ_JS, ReadError, ScriptCell};
+use super::fill::{self, Route, Target};
+use super::guard::{self, GuardReport, PrepareArgs, Prepared};
+use super::read::{self, PageBoard, ReadArgs, ReadError};
 use super::site::{KeyName, Navigate, ReadMode, SIDE, Site, frame_index};
 use crate::grid::{Cell, Conflict, Geometry, Grid};
 use crate::logic::{self, Board, Scale, Step};
@@ -118,18 +118,23 @@ pub enum PlayError {
     Navigate {
         /// The URL.
         url: String,
-        /// Why.
+        /// Why, in words (the browser's own error code where it gave one).
         reason: String,
+        /// The driver's error, when a command failed (not when the browser showed an error
+        /// page).
+        #[source]
+        source: Option<WebDriverError>,
     },
     /// A frame was not found.
-    #[error("frame `{frame}` not found within {waited:?}: {reason}")]
+    #[error("frame `{frame}` not found within {waited:?}: {}", short(.source))]
     Frame {
         /// The frame selector.
         frame: String,
         /// How long we waited.
         waited: Duration,
-        /// The driver's message.
-        reason: String,
+        /// The driver's error.
+        #[source]
+        source: WebDriverError,
     },
     /// The board never became ready.
     #[error(
@@ -153,8 +158,11 @@ pub enum PlayError {
     #[error("the board on the page has no solution; nothing was typed")]
     Unsolvable,
     /// Several solutions; nothing was typed.
-    #[error("the board on the page has several solutions ({0} givens); nothing was typed")]
-    Multiple(usize),
+    #[error("the board on the page has several solutions ({givens} givens); nothing was typed")]
+    Multiple {
+        /// The givens the board has.
+        givens: usize,
+    },
     /// The page replaced the puzzle after it was read, twice in a row.
     #[error("the page loaded a different puzzle after it was read ({0}); no old answer was typed")]
     BoardChanged(String),
@@ -169,8 +177,8 @@ pub enum PlayError {
         blocked: usize,
     },
     /// Typing failed.
-    #[error("typing the answer failed: {0}")]
-    Typing(String),
+    #[error("typing the answer failed: {}", short(.0))]
+    Typing(#[source] WebDriverError),
     /// A cell still does not hold its digit after one retry.
     #[error("{cell} holds {found:?} after typing {expected} twice (the page drops keys)")]
     Dropped {
@@ -193,55 +201,49 @@ pub enum PlayError {
     #[error("the technique engine: {0}; nothing was typed")]
     Logic(String),
     /// Another WebDriver failure.
-    #[error("{step}: {reason}")]
+    #[error("{step}: {}{}", selector_of(.selector), short(.source))]
     WebDriver {
         /// What we were doing.
         step: &'static str,
-        /// The driver's message.
-        reason: String,
+        /// The selector it was looking for, if any.
+        selector: Option<String>,
+        /// The driver's error.
+        #[source]
+        source: WebDriverError,
     },
+}
+
+fn selector_of(selector: &Option<String>) -> String {
+    selector.as_ref().map(|s| format!("selector `{s}`: ")).unwrap_or_default()
 }
 
 impl PlayError {
     /// Whether the board itself was at fault (invalid, unsolvable, several solutions).
     pub fn is_board_problem(&self) -> bool {
-        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple(_))
+        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple { .. })
     }
 
-    /// Whether the HTTP connection to the driver failed (the driver may have just died).
+    /// The WebDriver error it carries, if a command failed.
+    pub fn driver_error(&self) -> Option<&WebDriverError> {
+        match self {
+            PlayError::WebDriver { source, .. }
+            | PlayError::Typing(source)
+            | PlayError::Frame { source, .. } => Some(source),
+            PlayError::Navigate { source, .. } => source.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Whether the HTTP exchange with the driver failed or timed out (the driver may have just
+    /// died, or the browser hangs).
     pub fn is_transport(&self) -> bool {
-        let reason = match self {
-            PlayError::WebDriver { reason, .. } | PlayError::Typing(reason) => reason,
-            PlayError::Navigate { reason, .. } | PlayError::Frame { reason, .. } => reason,
-            _ => return false,
-        };
-        reason.contains("error sending request") || reason.contains("connection")
+        self.driver_error().is_some_and(is_transport)
     }
 
     /// Whether the browser session itself looks lost (the driver, the browser or a Grid node
-    /// went away), as opposed to the page misbehaving.
+    /// went away, or stopped answering), as opposed to the page misbehaving.
     pub fn is_session_lost(&self) -> bool {
-        if self.is_transport() {
-            return true;
-        }
-        let reason = match self {
-            PlayError::WebDriver { reason, .. } | PlayError::Typing(reason) => reason,
-            PlayError::Navigate { reason, .. } | PlayError::Frame { reason, .. } => reason,
-            PlayError::NotReady { detail: reason, .. } => reason,
-            _ => return false,
-        };
-        [
-            "Connection failure",
-            "invalid session id",
-            "no such window",
-            "not reachable",
-            "session deleted",
-            "disconnected",
-            "Unable to find session",
-            "Unable to execute request",
-        ]
-        .iter()
-        .any(|m| reason.contains(m))
+        self.driver_error().is_some_and(is_session_lost)
     }
 
     /// A short name for the kind of failure (summaries count failures by it).
@@ -256,7 +258,7 @@ impl PlayError {
             PlayError::Read(_) => "board unreadable",
             PlayError::Invalid(_) => "invalid board",
             PlayError::Unsolvable => "no solution",
-            PlayError::Multiple(_) => "several solutions",
+            PlayError::Multiple { .. } => "several solutions",
             PlayError::BoardChanged(_) => "board changed",
             PlayError::LeftBoard { .. } => "keys left the board",
             PlayError::Typing(_) => "typing failed",
@@ -275,11 +277,54 @@ impl PlayError {
 
 /// A failed lookup named with its selector.
 fn wd_selector(step: &'static str, selector: &str, e: WebDriverError) -> PlayError {
-    PlayError::WebDriver { step, reason: format!("selector `{selector}`: {}", short(&e)) }
+    PlayError::WebDriver { step, selector: Some(selector.to_string()), source: e }
 }
 
 fn wd(step: &'static str) -> impl Fn(WebDriverError) -> PlayError {
-    move |e| PlayError::WebDriver { step, reason: short(&e) }
+    move |source| PlayError::WebDriver { step, selector: None, source }
+}
+
+/// Whether the error is the HTTP exchange with the driver failing: no connection, or no answer
+/// within the bound on each command ([`WebDriverErrorInner::Timeout`], given by the session's
+/// client; thirtyfour's element waits, which give it too, are not used here).
+fn is_transport(e: &WebDriverError) -> bool {
+    matches!(
+        e.as_inner(),
+        WebDriverErrorInner::HttpError(..)
+            | WebDriverErrorInner::RequestFailed(..)
+            | WebDriverErrorInner::Timeout(..)
+    )
+}
+
+/// Whether the error says the session is gone, by its kind: the transport, a W3C "invalid
+/// session id" or "no such window", thirtyfour's own session errors. A driver's "unknown
+/// error" says it only in words (chromedriver's "disconnected" and "not reachable", a Grid's
+/// "Unable to find session"), so for those kinds alone the message is read.
+fn is_session_lost(e: &WebDriverError) -> bool {
+    use WebDriverErrorInner as K;
+    let message = match e.as_inner() {
+        K::HttpError(..)
+        | K::RequestFailed(..)
+        | K::Timeout(..)
+        | K::InvalidSessionId(..)
+        | K::NoSuchWindow(..)
+        | K::FatalError(..)
+        | K::CommandSendError(..)
+        | K::CommandRecvError(..) => return true,
+        K::UnknownError(info) | K::NotInSpec(info) => &info.value.message,
+        K::UnknownResponse(_, body) => body,
+        _ => return false,
+    };
+    [
+        "disconnected",
+        "not reachable",
+        "session deleted",
+        "Unable to find session",
+        "Unable to execute request",
+        "Connection failure",
+    ]
+    .iter()
+    .any(|m| message.contains(m))
 }
 
 /// The driver's message on one line, without the stack trace chromedriver appends.
@@ -354,8 +399,7 @@ pub async fn play(
         timed(&mut timings.fill, t);
         let t = Instant::now();
         let result = match typed {
-            Ok(Typed::Done { cells, before, alert, after }) => {
-                let typed = Typed2 { cells, before, alert, after };
+            Ok(Typed::Done(typed)) => {
                 verify(driver, site, typed, &board, &targets, &mut outcome).await
             }
             Ok(Typed::Changed(why)) if resolved == 0 => {
@@ -384,7 +428,7 @@ fn solve_board(board: &PageBoard) -> Result<(Grid, Grid), PlayError> {
         Verdict::Unique(s) => Ok((puzzle, s)),
         Verdict::Invalid(c) => Err(PlayError::Invalid(c)),
         Verdict::Unsolvable => Err(PlayError::Unsolvable),
-        Verdict::Multiple(..) => Err(PlayError::Multiple(board.givens())),
+        Verdict::Multiple(..) => Err(PlayError::Multiple { givens: board.givens() }),
     }
 }
 
@@ -457,35 +501,24 @@ fn engine_order(
     Ok(notes)
 }
 
-/// What [`PREPARE_JS`] returns.
-#[derive(Deserialize)]
-struct Prepared {
-    #[serde(default)]
-    missing: Option<usize>,
-    #[serde(default)]
-    elements: Vec<serde_json::Value>,
-    #[serde(default)]
-    cells: Vec<ScriptCell>,
-    #[serde(default)]
-    tab: TabCheck,
-    #[serde(default)]
-    marker: Option<String>,
-}
-
-/// What [`FINISH_JS`] returns.
-#[derive(Deserialize)]
-struct Finished {
-    cells: Vec<ScriptCell>,
-    guard: Option<GuardReport>,
-}
-
 /// The result of typing.
 enum Typed {
-    /// Typed; the cells, whether the success marker showed success before typing, and an alert
-    /// the page raised while keys were typed.
-    Done { cells: Vec<WebElement>, before: bool, alert: Option<String>, after: PageBoard },
+    /// Typed, and the guard saw nothing leave the board.
+    Done(TypingDone),
     /// The board was not the one solved (before the first key or while typing).
     Changed(String),
+}
+
+/// A typing run that finished, for [`verify`].
+struct TypingDone {
+    /// The board's cells, as typed into.
+    cells: Vec<WebElement>,
+    /// Whether the success marker showed success before the first key (then it cannot confirm).
+    before: bool,
+    /// An alert the page raised while keys were typed.
+    alert: Option<String>,
+    /// The board as read back right after typing.
+    after: PageBoard,
 }
 
 /// Re-reads the givens and checks the route and installs the guard (one script), types, then
@@ -560,7 +593,7 @@ async fn type_guarded(
     if let Err(e) = typing {
         match take_alert(driver, &e).await? {
             Some(text) => alert = Some(text),
-            None => return Err(PlayError::Typing(short(&e))),
+            None => return Err(PlayError::Typing(e)),
         }
     }
     let (guard, after) = finish(driver, site, &mut alert).await?;
@@ -588,43 +621,32 @@ async fn type_guarded(
             after.raw[i]
         )));
     }
-    Ok(Typed::Done { cells, before, alert, after })
+    Ok(Typed::Done(TypingDone { cells, before, alert, after }))
 }
 
-/// Runs [`PREPARE_JS`] for `targets` (re-reads the board, checks the Tab route, installs the
-/// guard).
+/// Runs [`guard::PREPARE_JS`] for `targets` (re-reads the board, checks the Tab route,
+/// installs the guard).
 async fn prepare(
     driver: &WebDriver,
     site: &Site,
     targets: &[Target],
 ) -> Result<(Prepared, std::sync::Arc<thirtyfour::session::handle::SessionHandle>), PlayError> {
-    let success = &site.completion.success;
-    let marker: serde_json::Value = match (&success.selector, success.title) {
-        (Some(sel), _) => sel.clone().into(),
-        (None, true) => "title".into(),
-        _ => serde_json::Value::Null,
-    };
-    let ids = site.cell_ids().map(serde_json::Value::from).unwrap_or(serde_json::Value::Null);
-    let [sel, kind, name] = <[serde_json::Value; 3]>::try_from(read::read_args(site))
-        .expect("read_args gives three arguments");
-    let target_idx: Vec<usize> = targets.iter().map(|t| t.index).collect();
-    let args = vec![sel, ids, kind, name, target_idx.into(), marker, success.text.clone().into()];
-    let ret = driver.execute(PREPARE_JS, args).await.map_err(wd("preparing to type"))?;
-    let handle = driver.handle().clone();
-    let prepared: Prepared = ret.convert().map_err(wd("preparing to type"))?;
-    Ok((prepared, handle))
+    let args = PrepareArgs::new(site, targets);
+    let prepared = guard::prepare(driver, &args).await.map_err(wd("preparing to type"))?;
+    Ok((prepared, driver.handle().clone()))
 }
 
-/// Runs [`FINISH_JS`]: the guard's report (`None`: the page lost it) and the board as it is
-/// now. An alert in the way is read and accepted into `alert`.
+/// Runs [`guard::FINISH_JS`]: the guard's report (`None`: the page lost it) and the board as it
+/// is now. An alert in the way is read and accepted into `alert`.
 async fn finish(
     driver: &WebDriver,
     site: &Site,
     alert: &mut Option<String>,
 ) -> Result<(Option<GuardReport>, PageBoard), PlayError> {
+    let args = ReadArgs::new(site);
     let finished = loop {
-        match driver.execute(FINISH_JS, read::read_args(site)).await {
-            Ok(r) => break r.convert::<Finished>().map_err(wd("reading back"))?,
+        match guard::finish(driver, &args).await {
+            Ok(finished) => break finished,
             Err(e) => match take_alert(driver, &e).await? {
                 Some(text) if alert.is_none() => *alert = Some(text),
                 _ => return Err(wd("reading back")(e)),
@@ -646,24 +668,16 @@ async fn take_alert(driver: &WebDriver, e: &WebDriverError) -> Result<Option<Str
     Ok(Some(text))
 }
 
-/// A finished typing run, for [`verify`].
-struct Typed2 {
-    cells: Vec<WebElement>,
-    before: bool,
-    alert: Option<String>,
-    after: PageBoard,
-}
-
 /// Read-back, one retry for dropped keys, then the page's own confirmation.
 async fn verify(
     driver: &WebDriver,
     site: &Site,
-    typed: Typed2,
+    typed: TypingDone,
     board: &PageBoard,
     targets: &[Target],
     outcome: &mut Outcome,
 ) -> Result<(), PlayError> {
-    let Typed2 { cells, before, mut alert, after } = typed;
+    let TypingDone { cells, before, mut alert, after } = typed;
     outcome.retried =
         read_back(driver, site, &cells, targets, outcome.solution.cells(), after, &mut alert)
             .await?;
@@ -682,6 +696,7 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
                      (`browser.page_load_timeout_ms`)",
                     options.page_load_timeout
                 ),
+                source: Some(e),
             };
         }
         let full = short(&e);
@@ -691,7 +706,7 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
             .find(|w| w.starts_with("net::ERR_"))
             .map(|code| format!("the browser says {code}"))
             .unwrap_or(full);
-        PlayError::Navigate { url: options.url.clone(), reason }
+        PlayError::Navigate { url: options.url.clone(), reason, source: Some(e) }
     };
     // No "leave frames" command first: Navigate To works on the top-level context and leaves
     // the session there, and on a fresh browser that command would wait out the first page's
@@ -714,6 +729,7 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
         return Err(PlayError::Navigate {
             url: options.url.clone(),
             reason: reason.trim().to_string(),
+            source: None,
         });
     }
     if site.consent.clear_cookies {
@@ -755,10 +771,10 @@ async fn board_here(driver: &WebDriver, site: &Site) -> bool {
 }
 
 async fn enter_frame(driver: &WebDriver, frame: &str, bound: Duration) -> Result<(), PlayError> {
-    let fail = |e: WebDriverError| PlayError::Frame {
+    let fail = |source: WebDriverError| PlayError::Frame {
         frame: frame.to_string(),
         waited: bound,
-        reason: short(&e),
+        source,
     };
     match frame_index(frame) {
         Some(n) => {
@@ -786,10 +802,6 @@ async fn enter_frame(driver: &WebDriver, frame: &str, bound: Duration) -> Result
     }
 }
 
-async fn read_script(driver: &WebDriver, site: &Site) -> WebDriverResult<Vec<ScriptCell>> {
-    driver.execute(READ_JS, read::read_args(site)).await?.convert()
-}
-
 /// Waits until the cells are there and enough givens hold digits, or until a board with fewer
 /// givens has stayed the same for [`SETTLE`] (it is read and refused as having several
 /// solutions, not called "not ready"). A driver that stops answering ends the wait at once.
@@ -805,7 +817,7 @@ async fn wait_ready(
     let mut stable: Option<(Vec<String>, Instant)> = None;
     loop {
         tick.tick().await;
-        let detail = match read_script(driver, site).await {
+        let detail = match read::cells(driver, &ReadArgs::new(site)).await {
             Ok(cells) => match read::from_script(site, cells) {
                 Ok(board) if board.givens() >= min_givens => return Ok(()),
                 Ok(board) => {
@@ -824,7 +836,8 @@ async fn wait_ready(
                 }
                 Err(e) => e.to_string(),
             },
-            Err(e) if is_transport(&e) => return Err(wd("waiting for the board")(e)),
+            // A lost session ends the wait at once.
+            Err(e) if is_session_lost(&e) => return Err(wd("waiting for the board")(e)),
             Err(e) => short(&e),
         };
         if start.elapsed() >= bound {
@@ -835,14 +848,6 @@ async fn wait_ready(
 
 /// How long a board with fewer givens than `min_givens` must stay unchanged to be read.
 const SETTLE: Duration = Duration::from_millis(1000);
-
-/// Whether the error is the HTTP connection to the driver failing (not a page problem).
-fn is_transport(e: &WebDriverError) -> bool {
-    matches!(
-        e.as_inner(),
-        WebDriverErrorInner::HttpError(..) | WebDriverErrorInner::RequestFailed(..)
-    )
-}
 
 /// Reads the board in one command.
 async fn read_board(
@@ -857,7 +862,7 @@ async fn read_board(
         }
         ReadMode::Script => read::from_script(
             site,
-            read_script(driver, site).await.map_err(wd("reading the board"))?,
+            read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading the board"))?,
         )?,
     })
 }
@@ -891,7 +896,7 @@ async fn read_back(
     if let Err(e) = typing
         && take_alert(driver, &e).await?.map(|t| *alert = Some(t)).is_none()
     {
-        return Err(PlayError::Typing(short(&e)));
+        return Err(PlayError::Typing(e));
     }
     let (guard, again) = finish(driver, site, alert).await?;
     let guard = guard.ok_or_else(|| {

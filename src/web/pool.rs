@@ -516,11 +516,20 @@ pub fn median_p90_max(mut v: Vec<Duration>) -> Option<(Duration, Duration, Durat
 
 /// Failures by kind, most frequent first: final failures of `finished`.
 pub fn failures_by_kind(finished: &[Attempt]) -> Vec<(&'static str, usize)> {
+    count_by_kind(finished.iter().filter_map(|a| a.result.as_ref().err()).map(Failure::kind))
+}
+
+/// First attempts that failed and were retried, by kind, most frequent first.
+pub fn retries_by_kind(finished: &[Attempt]) -> Vec<(&'static str, usize)> {
+    count_by_kind(finished.iter().filter_map(|a| a.earlier.as_ref()).map(|e| e.kind))
+}
+
+fn count_by_kind(kinds: impl Iterator<Item = &'static str>) -> Vec<(&'static str, usize)> {
     let mut counts: Vec<(&'static str, usize)> = Vec::new();
-    for f in finished.iter().filter_map(|a| a.result.as_ref().err()) {
-        match counts.iter_mut().find(|(k, _)| *k == f.kind()) {
+    for kind in kinds {
+        match counts.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
-            None => counts.push((f.kind(), 1)),
+            None => counts.push((kind, 1)),
         }
     }
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));

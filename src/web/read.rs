@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use scraper::{Html, Selector};
 use serde::Deserialize;
+use thirtyfour::prelude::*;
 
 use super::site::{Given, Order, SIDE, Site};
 use crate::grid::Cell;
@@ -196,14 +197,37 @@ return all.map(e => {
 #[derive(Debug, Deserialize)]
 pub struct ScriptCell(pub String, pub bool, pub Option<String>);
 
-/// The arguments [`READ_JS`] takes for a site.
-pub fn read_args(site: &Site) -> Vec<serde_json::Value> {
-    let (kind, name) = match &site.board.given {
-        Given::Attribute(a) => ("attribute", a.as_str()),
-        Given::Class(c) => ("class", c.as_str()),
-        Given::Filled(_) => ("filled", ""),
-    };
-    vec![site.board.cells.clone().into(), kind.into(), name.into()]
+/// The arguments of [`READ_JS`], in its order.
+#[derive(Clone, Debug)]
+pub struct ReadArgs {
+    /// The cell selector.
+    pub selector: String,
+    /// How a given is marked: `attribute`, `class` or `filled`.
+    pub kind: &'static str,
+    /// The attribute or class name (empty for `filled`).
+    pub name: String,
+}
+
+impl ReadArgs {
+    /// The arguments for `site`.
+    pub fn new(site: &Site) -> ReadArgs {
+        let (kind, name) = match &site.board.given {
+            Given::Attribute(a) => ("attribute", a.as_str()),
+            Given::Class(c) => ("class", c.as_str()),
+            Given::Filled(_) => ("filled", ""),
+        };
+        ReadArgs { selector: site.board.cells.clone(), kind, name: name.to_string() }
+    }
+
+    /// As the script's `arguments`.
+    pub fn values(&self) -> Vec<serde_json::Value> {
+        vec![self.selector.clone().into(), self.kind.into(), self.name.clone().into()]
+    }
+}
+
+/// Runs [`READ_JS`]: every cell, in document order.
+pub async fn cells(driver: &WebDriver, args: &ReadArgs) -> WebDriverResult<Vec<ScriptCell>> {
+    driver.execute(READ_JS, args.values()).await?.convert()
 }
 
 /// Places the cells [`READ_JS`] returned on the board.

@@ -1,11 +1,11 @@
 //! One puzzle's result as data: its phases, outcome and reason. `sudobot web --report FILE`
-//! writes one per line (JSON lines); parallel runs can write the same objects.
+//! writes one per line (JSON lines), built from the pool's last attempt of each puzzle.
 
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::play::{Outcome, PlayError, Timings};
+use super::play::{PlayOptions, Timings};
 use super::pool::{Attempt, Failure};
 use crate::format;
 
@@ -17,6 +17,8 @@ pub enum Kind {
     Solved,
     /// Read and solved; nothing typed (`--dry-run`).
     DryRun,
+    /// Read and given the next step; nothing typed (`--hint`).
+    Hint,
     /// The board has no solution, several, or breaks a rule; nothing typed.
     Refused,
     /// Anything else went wrong.
@@ -101,105 +103,138 @@ pub struct FirstAttempt {
 }
 
 impl PuzzleReport {
-    /// The report of a finished puzzle.
-    pub fn new(
-        puzzle: usize,
-        url: &str,
-        result: &Result<Outcome, PlayError>,
-        timings: &Timings,
-        dry_run: bool,
-    ) -> PuzzleReport {
+    /// The report of a puzzle's last attempt, the only constructor. A dry run or a hint types
+    /// nothing, and says so: its outcome is `dry-run` or `hint`, with `typed` 0.
+    pub fn from_attempt(a: &Attempt, options: &PlayOptions) -> PuzzleReport {
         let mut r = PuzzleReport {
-            puzzle,
-            url: url.to_string(),
+            puzzle: a.puzzle,
+            url: options.url.clone(),
             outcome: Kind::Failed,
             reason: None,
-            phases_ms: timings.into(),
+            phases_ms: (&a.timings).into(),
             givens: None,
             typed: None,
             corrected: None,
             retried: None,
             confirmation: None,
-            evidence: None,
-            session: None,
-            attempts: None,
-            first_attempt: None,
+            evidence: a.evidence.as_ref().map(|p| p.display().to_string()),
+            session: Some(a.session),
+            attempts: Some(a.attempt),
+            first_attempt: a.earlier.as_ref().map(|e| FirstAttempt {
+                session: e.session,
+                kind: e.kind.to_string(),
+                reason: e.reason.clone(),
+            }),
         };
-        match result {
+        match &a.result {
             Ok(o) => {
-                r.outcome = if dry_run { Kind::DryRun } else { Kind::Solved };
+                let typing = options.hint.is_none() && !options.dry_run;
+                r.outcome = match () {
+                    _ if options.hint.is_some() => Kind::Hint,
+                    _ if options.dry_run => Kind::DryRun,
+                    _ => Kind::Solved,
+                };
                 r.givens = Some(format::line::write(&o.puzzle));
-                r.typed = Some(o.typed);
-                r.corrected = Some(o.corrected);
+                r.typed = Some(if typing { o.typed } else { 0 });
+                r.corrected = Some(if typing { o.corrected } else { 0 });
                 r.retried = Some(o.retried);
-                r.confirmation = (!dry_run).then(|| o.confirmation.clone());
+                r.confirmation = typing.then(|| o.confirmation.clone());
             }
-            Err(e) => {
-                r.outcome = if e.is_board_problem() { Kind::Refused } else { Kind::Failed };
-                r.reason = Some(e.to_string());
+            Err(f) => {
+                r.outcome = match f {
+                    Failure::Interrupted(_) => Kind::Interrupted,
+                    f if f.is_board_problem() => Kind::Refused,
+                    _ => Kind::Failed,
+                };
+                r.reason = Some(f.to_string());
             }
         }
-        r
-    }
-
-    /// The report of a puzzle stopped by a signal or a driver fault.
-    pub fn stopped(
-        puzzle: usize,
-        url: &str,
-        timings: &Timings,
-        reason: String,
-        signal: bool,
-    ) -> PuzzleReport {
-        PuzzleReport {
-            puzzle,
-            url: url.to_string(),
-            outcome: if signal { Kind::Interrupted } else { Kind::Failed },
-            reason: Some(reason),
-            phases_ms: timings.into(),
-            givens: None,
-            typed: None,
-            corrected: None,
-            retried: None,
-            confirmation: None,
-            evidence: None,
-            session: None,
-            attempts: None,
-            first_attempt: None,
-        }
-    }
-
-    /// The report of a `--parallel` puzzle's last attempt.
-    pub fn from_attempt(a: &Attempt, url: &str, dry_run: bool) -> PuzzleReport {
-        let mut r = match &a.result {
-            Ok(o) => PuzzleReport::new(a.puzzle, url, &Ok(o.clone()), &a.timings, dry_run),
-            Err(Failure::Play(e)) => {
-                let mut r = PuzzleReport::stopped(a.puzzle, url, &a.timings, e.to_string(), false);
-                if e.is_board_problem() {
-                    r.outcome = Kind::Refused;
-                }
-                r
-            }
-            Err(f) => PuzzleReport::stopped(
-                a.puzzle,
-                url,
-                &a.timings,
-                f.to_string(),
-                matches!(f, Failure::Interrupted(_)),
-            ),
-        };
-        r.evidence = a.evidence.as_ref().map(|p| p.display().to_string());
-        r.session = Some(a.session);
-        r.attempts = Some(a.attempt);
-        r.first_attempt = a.earlier.as_ref().map(|e| FirstAttempt {
-            session: e.session,
-            kind: e.kind.to_string(),
-            reason: e.reason.clone(),
-        });
         r
     }
 
     /// One JSON line (no newline).
     pub fn to_json_line(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::play::{Hint, Outcome, PlayError};
+
+    fn options(dry_run: bool, hint: bool) -> PlayOptions {
+        PlayOptions {
+            url: "http://127.0.0.1:1/".into(),
+            dry_run,
+            element_timeout: Duration::from_secs(1),
+            page_load_timeout: Duration::from_secs(1),
+            chunk: 0,
+            hint: hint.then_some(crate::logic::Scale::Score),
+            thinking: None,
+        }
+    }
+
+    fn attempt(result: Result<Outcome, Failure>) -> Attempt {
+        Attempt {
+            puzzle: 1,
+            session: 1,
+            attempt: 1,
+            result,
+            timings: Timings::default(),
+            evidence: None,
+            will_retry: false,
+            earlier: None,
+        }
+    }
+
+    fn solved() -> Outcome {
+        let line =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let puzzle = format::line::parse(line).unwrap();
+        Outcome {
+            solution: puzzle.clone(),
+            puzzle,
+            typed: 51,
+            corrected: 2,
+            retried: 0,
+            resolved: 0,
+            clicked: false,
+            confirmation: "Solved!".into(),
+            hint: Some(Hint::Solved),
+            timings: Timings::default(),
+        }
+    }
+
+    #[test]
+    fn only_a_run_that_types_reports_typed_cells() {
+        let a = attempt(Ok(solved()));
+        let typed = PuzzleReport::from_attempt(&a, &options(false, false));
+        assert_eq!(
+            (typed.outcome, typed.typed, typed.corrected),
+            (Kind::Solved, Some(51), Some(2))
+        );
+        assert_eq!(typed.confirmation.as_deref(), Some("Solved!"));
+        for (dry_run, hint, kind) in [(true, false, Kind::DryRun), (false, true, Kind::Hint)] {
+            let r = PuzzleReport::from_attempt(&a, &options(dry_run, hint));
+            assert_eq!((r.outcome, r.typed, r.corrected), (kind, Some(0), Some(0)));
+            assert_eq!(r.confirmation, None);
+            assert!(r.to_json_line().contains("\"typed\":0"), "{}", r.to_json_line());
+        }
+    }
+
+    #[test]
+    fn failures_are_refused_failed_or_interrupted() {
+        let o = options(false, false);
+        let cases = [
+            (Failure::Play(PlayError::Unsolvable), Kind::Refused),
+            (Failure::Driver("chromedriver (pid 1) exited".into()), Kind::Failed),
+            (Failure::Interrupted(crate::web::Signal::Terminate), Kind::Interrupted),
+        ];
+        for (failure, kind) in cases {
+            let reason = failure.to_string();
+            let r = PuzzleReport::from_attempt(&attempt(Err(failure)), &o);
+            assert_eq!((r.outcome, r.reason.as_deref(), r.typed), (kind, Some(&*reason), None));
+        }
     }
 }

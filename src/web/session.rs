@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 
 use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::process::Command;
 
@@ -383,29 +382,29 @@ impl Session {
             }
         };
         let answering = async {
-            let Some((host, port)) = host_port(&self.server_url) else {
+            if !pingable(&self.server_url) {
                 return std::future::pending::<String>().await;
-            };
+            }
             let bound = Duration::from_secs(2);
+            let client = http_client(bound);
             let mut failures = 0;
             let mut tick = tokio::time::interval(Duration::from_secs(1));
             tick.tick().await;
             loop {
                 tick.tick().await;
-                let answer = tokio::time::timeout(bound, http_get(&host, port, "/status")).await;
-                match answer {
-                    Ok(Ok(body)) if body.starts_with("HTTP/1.1 200") => failures = 0,
-                    Ok(Ok(body)) => {
+                match ask_status(&client, &self.server_url).await {
+                    Ok(answer) if answer.ok => failures = 0,
+                    Ok(_) => {
                         failures += 1;
-                        tracing::debug!("/status answered {:?}", body.lines().next());
+                        tracing::debug!("/status did not answer 200");
                     }
-                    Ok(Err(e)) if self.tree.is_none() => {
+                    Err(e) if self.tree.is_none() && !e.is_timeout() => {
                         return format!(
                             "the WebDriver server at {} stopped answering ({e})",
                             self.server_url
                         );
                     }
-                    Ok(Err(_)) | Err(_) => failures += 1,
+                    Err(_) => failures += 1,
                 }
                 if failures >= 2 {
                     let who = match &self.tree {
@@ -498,11 +497,9 @@ struct LoggedClient {
 
 impl LoggedClient {
     fn new(timeout: Duration) -> LoggedClient {
-        let inner = reqwest::Client::builder()
-            .timeout(timeout)
-            .build()
-            .unwrap_or_else(|_| reqwest::Client::new());
-        LoggedClient { inner, timeout }
+        // The bound is applied around each command (see `send`), so a command that hangs is
+        // named with its bound rather than as reqwest's "error sending request".
+        LoggedClient { inner: reqwest::Client::new(), timeout }
     }
 }
 
@@ -526,7 +523,14 @@ impl thirtyfour::session::http::HttpClient for LoggedClient {
             _ => String::new(),
         };
         let started = Instant::now();
-        let result = self.inner.send(request).await;
+        let result = match tokio::time::timeout(self.timeout, self.inner.send(request)).await {
+            Ok(result) => result,
+            Err(_) => Err(WebDriverError::Timeout(format!(
+                "the driver did not answer {method} {command}{script} within {:?} (the bound on \
+                 each WebDriver command, `driver.start_timeout_ms`); the browser may be hung",
+                self.timeout
+            ))),
+        };
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         match &result {
             Ok(r) => tracing::debug!("{method} {command}{script}: {} in {ms:.1} ms", r.status()),
@@ -553,13 +557,34 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
     }
 }
 
-/// `http://host:port/...` -> (host, port); `None` for https (not pinged).
-fn host_port(url: &str) -> Option<(String, u16)> {
-    let parsed = url::Url::parse(url).ok()?;
-    if parsed.scheme() != "http" {
-        return None;
-    }
-    Some((parsed.host_str()?.to_string(), parsed.port_or_known_default()?))
+/// Whether the server's `/status` is asked while work runs (plain http; https is not pinged).
+fn pingable(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|u| u.scheme() == "http")
+}
+
+/// An HTTP client whose every request is bounded.
+fn http_client(bound: Duration) -> reqwest::Client {
+    reqwest::Client::builder().timeout(bound).build().unwrap_or_else(|_| reqwest::Client::new())
+}
+
+/// What a WebDriver server's `/status` said.
+struct StatusAnswer {
+    /// It answered 200.
+    ok: bool,
+    /// Its JSON's `value.ready`.
+    ready: bool,
+}
+
+/// Asks `base/status` (bounded by the client).
+async fn ask_status(client: &reqwest::Client, base: &str) -> Result<StatusAnswer, reqwest::Error> {
+    let response = client.get(format!("{base}/status")).send().await?;
+    let ok = response.status().is_success();
+    let body = response.text().await?;
+    let ready = serde_json::from_str::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|v| v.pointer("/value/ready").and_then(serde_json::Value::as_bool))
+        .unwrap_or(false);
+    Ok(StatusAnswer { ok, ready })
 }
 
 /// Spawns the driver on a free port in its own process group and waits (bounded) until
@@ -583,13 +608,13 @@ async fn spawn_driver(
         reason: e.to_string(),
     })?;
     let start = Instant::now();
+    let client = http_client(Duration::from_secs(1));
+    let base = format!("http://127.0.0.1:{port}");
     let mut tick = tokio::time::interval(Duration::from_millis(20));
     loop {
         tick.tick().await;
-        if let Ok(Ok(body)) =
-            tokio::time::timeout(Duration::from_secs(1), http_get("127.0.0.1", port, "/status"))
-                .await
-            && body.contains("\"ready\":true")
+        if let Ok(answer) = ask_status(&client, &base).await
+            && answer.ready
         {
             tracing::debug!(elapsed = ?start.elapsed(), "driver ready");
             return Ok((tree, port));
@@ -619,48 +644,15 @@ fn free_port() -> std::io::Result<u16> {
     Ok(listener.local_addr()?.port())
 }
 
-/// A minimal HTTP GET (the driver's `/status`).
-async fn http_get(host: &str, port: u16, path: &str) -> std::io::Result<String> {
-    let mut stream = TcpStream::connect((host, port)).await?;
-    let request =
-        format!("GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await?;
-    // chromedriver keeps the connection open despite `Connection: close`, so read exactly
-    // Content-Length bytes of body instead of reading to the end.
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let n = stream.read(&mut chunk).await?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
-            let length = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse::<usize>().ok())
-                .unwrap_or(0);
-            if buf.len() >= end + 4 + length {
-                break;
-            }
-        }
-    }
-    Ok(String::from_utf8_lossy(&buf).to_string())
-}
-
 /// Why a TCP connection to the URL's host and port fails, if it does.
 async fn connect_error(url: &str) -> Option<String> {
-    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
-    let authority = rest.split('/').next().unwrap_or(rest);
-    let default_port = if url.starts_with("https://") { 443 } else { 80 };
-    let address = if authority.contains(':') {
-        authority.to_string()
-    } else {
-        format!("{authority}:{default_port}")
+    let parsed = match url::Url::parse(url) {
+        Ok(u) => u,
+        Err(e) => return Some(format!("`{url}` is not a URL: {e}")),
     };
-    match tokio::time::timeout(Duration::from_secs(3), TcpStream::connect(address)).await {
+    let host = parsed.host_str()?.to_string();
+    let port = parsed.port_or_known_default()?;
+    match tokio::time::timeout(Duration::from_secs(3), TcpStream::connect((host, port))).await {
         Ok(Ok(_)) => None,
         Ok(Err(e)) => Some(e.to_string()),
         Err(_) => Some("connection timed out".to_string()),

@@ -265,6 +265,57 @@ fn a_stopped_chromedriver_is_named_and_nothing_is_left() {
     assert!(stderr.contains("chromedriver (pid") && stderr.contains("is stopped"), "{stderr}");
 }
 
+/// `sudobot web` on a sudoku.name fixture page with the settings file `config`.
+fn spawn_with_config(
+    private: &Private,
+    server: &FixtureServer,
+    page: &str,
+    config: &Path,
+) -> Child {
+    let (url, config) = (server.url(page), config.to_str().unwrap());
+    let args = ["web", "--site", "sudoku.name", "--url", &url, "--config", config];
+    private.command(&args).spawn().unwrap()
+}
+
+/// The browser's renderer processes under `pid` (their command line says `--type=renderer`).
+fn renderers_of(pid: u32) -> Vec<u32> {
+    descendants(pid)
+        .into_iter()
+        .filter(|p| {
+            std::fs::read(format!("/proc/{p}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("--type=renderer"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_stopped_renderer_is_named_as_a_command_that_timed_out() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let private = Private::new();
+    // A shorter bound on each WebDriver command keeps the test short; the message names it.
+    let config =
+        config_with(private.path(), &[("start_timeout_ms = 20000", "start_timeout_ms = 8000")]);
+    let child = spawn_with_config(&private, &server, "sudoku_name_slow.html", &config);
+    let pid = child.id();
+    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let renderers = renderers_of(pid);
+    assert!(!renderers.is_empty(), "chromium runs renderer processes under sudobot");
+    for r in &renderers {
+        kill("-STOP", &r.to_string());
+    }
+    let (out, took) = finish(child, Duration::from_secs(40));
+    let stderr = text(&out).1;
+    eprintln!("renderer stopped: exit {:?} after {took:?}: {stderr}", out.status.code());
+    assert_code(&out, 1);
+    assert!(stderr.contains("timed out"), "{stderr}");
+    assert!(stderr.contains("did not answer POST"), "the command is named: {stderr}");
+    assert!(stderr.contains("within 8s") && stderr.contains("driver.start_timeout_ms"), "{stderr}");
+    assert!(!stderr.contains("error sending request"), "{stderr}");
+    std::fs::remove_file(config).unwrap();
+    private.assert_clean(Duration::from_secs(3));
+}
+
 #[test]
 fn a_driver_that_dies_while_waiting_for_the_board_is_noticed() {
     let _lock = browser_lock();
@@ -274,12 +325,7 @@ fn a_driver_that_dies_while_waiting_for_the_board_is_noticed() {
         private.path(),
         &[("element_timeout_ms = 10000", "element_timeout_ms = 30000")],
     );
-    let config = config.to_str().unwrap();
-    let url = server.url("sudoku_name_80.html");
-    let child = private
-        .command(&["web", "--site", "sudoku.name", "--url", &url, "--config", config])
-        .spawn()
-        .unwrap();
+    let child = spawn_with_config(&private, &server, "sudoku_name_80.html", &config);
     let pid = child.id();
     assert!(server.wait_for_request("sudoku_name_80.html", Duration::from_secs(60)));
     let driver = chromedriver_of(pid).expect("chromedriver runs under sudobot");

@@ -635,3 +635,56 @@ fn show_thinking_types_in_the_engines_order_and_tells_each_step() {
     assert_eq!(typed, placements(&path));
     assert_eq!(verdicts.last().map(String::as_str), Some("solved"));
 }
+
+#[test]
+fn dry_run_and_hint_over_several_puzzles_say_that_nothing_was_typed() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let work = tempfile::tempdir().unwrap();
+    let cases = [
+        ("--dry-run", "dry-run", "2 of 2 puzzles solved (dry run: nothing typed)"),
+        ("--hint", "hint", "2 of 2 puzzles read and given a hint (nothing typed)"),
+    ];
+    for (flag, outcome, summary) in cases {
+        let report = work.path().join(format!("{outcome}.jsonl"));
+        let report_arg = report.to_str().unwrap();
+        let out = play(
+            &server,
+            "sudoku.name",
+            "sudoku_name.html",
+            &[flag, "--count", "2", "--report", report_arg],
+        );
+        assert_code(&out, 0);
+        let stdout = text(&out).0;
+        assert!(stdout.contains(summary), "{flag}: {stdout}");
+        assert!(!stdout.contains("confirmed"), "{flag}: {stdout}");
+        // Each puzzle's own answer or hint is shown.
+        assert!(stdout.contains("puzzle 1:") && stdout.contains("puzzle 2:"), "{flag}: {stdout}");
+        let lines: Vec<serde_json::Value> = std::fs::read_to_string(&report)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{flag}");
+        for line in &lines {
+            assert_eq!(line["outcome"], outcome, "{line}");
+            assert_eq!(line["typed"], 0, "{line}");
+            assert!(line["confirmation"].is_null(), "{line}");
+        }
+    }
+    assert!(server.verdicts("sudoku_name").is_empty(), "nothing was typed");
+}
+
+#[test]
+fn a_report_that_cannot_be_written_fails_the_run() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudoku.name", "sudoku_name.html", &["--report", "/dev/full"]);
+    assert_code(&out, 1);
+    let (stdout, stderr) = text(&out);
+    assert!(stderr.contains("cannot write the report /dev/full"), "{stderr}");
+    assert!(stderr.contains("the run will exit 1"), "{stderr}");
+    // The puzzle itself was played; only the report is incomplete.
+    assert!(stdout.contains("typed 51 cells"), "{stdout}");
+    assert_eq!(server.verdicts("sudoku_name"), ["solved"]);
+}
