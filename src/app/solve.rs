@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use sudobot::format::{self, Chunk, Entry, Format, InputError, LineReader, ReadOptions, pretty};
 use sudobot::grid::{Conflict, Geometry, Grid};
@@ -366,7 +365,7 @@ fn stream<R: io::BufRead>(
         ),
     };
     let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
-    let bar = progress_bar(None);
+    let bar = super::progress::puzzles_streamed();
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut tally = Tally::default();
     let mut chunk = first;
@@ -475,23 +474,6 @@ fn open_input(args: &SolveArgs) -> anyhow::Result<Option<Input>> {
     }
 }
 
-/// A progress bar on standard error when it is a terminal (`len` puzzles, or unknown).
-fn progress_bar(len: Option<u64>) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
-    let template = if len.is_some() {
-        "{bar:40} {pos}/{len} puzzles, {per_sec}, {eta} left"
-    } else {
-        "{pos} puzzles, {per_sec}"
-    };
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 /// Solves every puzzle in parallel, results in input order, with a progress bar on a terminal.
 fn solve_batch(
     entries: Vec<Entry>,
@@ -503,7 +485,7 @@ fn solve_batch(
         builder = builder.num_threads(n.into());
     }
     let pool = builder.build().context("starting the worker threads")?;
-    let bar = progress_bar(Some(entries.len() as u64));
+    let bar = super::progress::puzzles(entries.len());
     let results = pool.install(|| {
         entries
             .into_par_iter()

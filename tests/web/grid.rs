@@ -276,6 +276,8 @@ fn local_parallel_two_solves_every_puzzle_and_leaves_nothing() {
     for s in [1, 2] {
         assert!(stderr.contains(&format!("sudobot: session {s}: browser started")), "{stderr}");
     }
+    // -v logs go to a pipe here: plain text, no colour escape codes.
+    assert!(stderr.contains("DEBUG") && !stderr.contains('\u{1b}'), "{stderr}");
     let lines = report_lines(&report);
     assert_eq!(lines.len(), 4);
     assert!(lines.iter().all(|l| l["outcome"] == "solved" && l["attempts"] == 1), "{lines:?}");
