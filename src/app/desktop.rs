@@ -12,38 +12,116 @@ use sudobot::desktop::{
 use super::Code;
 use crate::cli::desktop::{DesktopArgs, InputArg, PlatformArg};
 
+mod signals {
+    //! SIGINT, SIGTERM and SIGHUP (Ctrl-C on Windows). The first signal during a run sets the
+    //! run's abort flag, so it stops between two moves and releases the keys; with nothing
+    //! running, or at a second signal, the process exits at once, removing a Killer run's
+    //! private save directory. Either way the exit code is 128 + the first signal's number
+    //! (130 SIGINT, 143 SIGTERM, 129 SIGHUP) and the message names it.
+
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, OnceLock};
+
+    use sudobot::desktop;
+
+    use super::Code;
+
+    /// The first signal that came, with its exit code and name.
+    type First = Arc<OnceLock<(Code, &'static str)>>;
+
+    /// What the watcher has seen.
+    pub struct Stop(First);
+
+    impl Stop {
+        /// When a signal stopped the run: says so, naming it, and gives its exit code.
+        pub fn stopped(&self) -> Option<Code> {
+            let &(code, name) = self.0.get()?;
+            eprintln!("sudobot: aborted by {name}; keys released");
+            Some(code)
+        }
+    }
+
+    /// Notes the first signal; ends the process unless a run can stop by itself.
+    fn on_signal(first: &First, seen: (Code, &'static str), abort: &AtomicBool, busy: &AtomicBool) {
+        let _ = first.set(seen);
+        if !busy.load(Ordering::SeqCst) || abort.swap(true, Ordering::SeqCst) {
+            let &(code, name) = first.get().unwrap_or(&seen);
+            desktop::save::remove_private_dirs();
+            eprintln!("sudobot: stopped by {name}");
+            std::process::exit(code as i32);
+        }
+    }
+
+    /// Starts watching on a thread of its own. Must run before any other thread starts: the
+    /// signals are blocked here and every later thread inherits that, so only the watcher
+    /// takes them.
+    #[cfg(unix)]
+    pub fn watch(abort: Arc<AtomicBool>, busy: Arc<AtomicBool>) -> anyhow::Result<Stop> {
+        use nix::sys::signal::{SigSet, Signal};
+        let mut set = SigSet::empty();
+        for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+            set.add(signal);
+        }
+        set.thread_block()?;
+        let first = First::default();
+        let seen = Arc::clone(&first);
+        std::thread::Builder::new().name("sudobot-signals".into()).spawn(move || {
+            while let Ok(signal) = set.wait() {
+                let code = match signal {
+                    Signal::SIGTERM => Code::Terminated,
+                    Signal::SIGHUP => Code::HungUp,
+                    _ => Code::Interrupted,
+                };
+                on_signal(&seen, (code, signal.as_str()), &abort, &busy);
+            }
+        })?;
+        Ok(Stop(first))
+    }
+
+    #[cfg(not(unix))]
+    pub fn watch(abort: Arc<AtomicBool>, busy: Arc<AtomicBool>) -> anyhow::Result<Stop> {
+        let first = First::default();
+        let seen = Arc::clone(&first);
+        ctrlc::set_handler(move || on_signal(&seen, (Code::Interrupted, "Ctrl-C"), &abort, &busy))?;
+        Ok(Stop(first))
+    }
+}
+
 pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
+    super::init_logging(args.verbose);
     // Flags that do not go together are bad input (exit 2), as clap's own usage errors.
-    let mut opts = match options(&args) {
-        Ok(opts) => opts,
+    let input = match input(&args) {
+        Ok(input) => input,
         Err(e) => {
             eprintln!("sudobot: {e}");
             return Ok(Code::BadInput);
         }
     };
-    // Ctrl-C (and Esc in interactive mode) set `abort`; a run stops between two moves, releases
-    // the modifier keys and exits 130. With nothing running, Ctrl-C exits at once.
+    if args.auto && !cfg!(all(unix, not(target_os = "macos"))) {
+        anyhow::bail!(
+            "--auto finds the game window, which this build can do on X11 only; use the interactive \
+             mode instead: start `sudobot desktop`, focus the game and press F2"
+        );
+    }
+    // A signal (and Esc in interactive mode) sets `abort`; a run stops between two moves,
+    // releases the modifier keys and exits with the signal's code. With nothing running, or at
+    // a second signal, it exits at once.
     let abort = Arc::new(AtomicBool::new(false));
     let busy = Arc::new(AtomicBool::new(args.auto));
-    {
-        let (abort, busy) = (Arc::clone(&abort), Arc::clone(&busy));
-        ctrlc::set_handler(move || {
-            if !busy.load(Ordering::SeqCst) || abort.swap(true, Ordering::SeqCst) {
-                // A Killer run's private save directory goes too.
-                desktop::save::remove_private_dirs();
-                std::process::exit(Code::Interrupted as i32);
-            }
-        })?;
-    }
-    opts.abort = Some(abort);
+    let stop = signals::watch(Arc::clone(&abort), Arc::clone(&busy))?;
+    // Private save directories of desktop runs that were killed (SIGKILL leaves them).
+    desktop::save::sweep_stale();
+    let (screen, detected) = connect(&args.window, Duration::from_millis(args.timeout.max(1)))?;
+    let opts = options(&args, input, platform(&args, detected), abort);
     if args.auto {
-        return run_auto(&args, &opts);
+        return run_auto(&args, screen, &opts, &stop);
     }
-    interactive::run(&args, opts, busy)
+    interactive::run(&args, screen, opts, busy, &stop)
 }
 
-fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
-    let input = match args.input {
+/// The input strategy, checked before anything else is done.
+fn input(args: &DesktopArgs) -> anyhow::Result<Input> {
+    Ok(match args.input {
         InputArg::Keyboard => Input::Keyboard,
         InputArg::Mouse => match (args.origin, args.step) {
             (Some(origin), Some(step)) if step > 0.0 => {
@@ -53,9 +131,18 @@ fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
             (None, None) => Input::Mouse(None),
             _ => anyhow::bail!("--origin and --step go together"),
         },
-    };
-    Ok(Options {
-        platform: platform(args, None),
+    })
+}
+
+/// The bot's options, built once the game's front end is known.
+fn options(
+    args: &DesktopArgs,
+    input: Input,
+    platform: Platform,
+    abort: Arc<AtomicBool>,
+) -> Options {
+    Options {
+        platform,
         input,
         key_delay: Duration::from_millis(args.key_delay),
         timeout: Duration::from_millis(args.timeout.max(1)),
@@ -72,8 +159,9 @@ fn options(args: &DesktopArgs) -> anyhow::Result<Options> {
                 let _ = out.flush();
             }))
         }),
+        abort: Some(abort),
         ..Options::default()
-    })
+    }
 }
 
 /// The front end whose keys are used: `--platform` when given, else the one the game window
@@ -86,16 +174,19 @@ fn platform(args: &DesktopArgs, detected: Option<Platform>) -> Platform {
     }
 }
 
-fn run_auto(args: &DesktopArgs, opts: &Options) -> anyhow::Result<Code> {
-    if !cfg!(all(unix, not(target_os = "macos"))) {
-        anyhow::bail!(
-            "--auto finds the game window, which this build can do on X11 only; use the interactive \
-             mode instead: start `sudobot desktop`, focus the game and press F2"
-        );
+fn run_auto(
+    args: &DesktopArgs,
+    mut screen: Box<dyn Desktop>,
+    opts: &Options,
+    stop: &signals::Stop,
+) -> anyhow::Result<Code> {
+    let result = desktop::run_matching(&mut *screen, opts, None);
+    if matches!(result, Err(DesktopError::Aborted))
+        && let Some(code) = stop.stopped()
+    {
+        return Ok(code);
     }
-    let (mut screen, detected) = connect(&args.window, opts.timeout)?;
-    let opts = &Options { platform: platform(args, detected), ..opts.clone() };
-    match desktop::run_auto(&mut *screen, opts) {
+    match result {
         Ok(report) => {
             print_outcome(&report, args);
             Ok(Code::Success)
@@ -199,8 +290,10 @@ mod interactive {
 
     pub fn run(
         args: &DesktopArgs,
+        mut screen: Box<dyn Desktop>,
         mut opts: Options,
         busy: Arc<AtomicBool>,
+        stop: &signals::Stop,
     ) -> anyhow::Result<Code> {
         let abort = opts.abort.clone().unwrap_or_default();
         let own_escapes = Arc::new(desktop::OwnEscapes::default());
@@ -213,8 +306,6 @@ mod interactive {
             (None, true) => Source::Clipboard,
             (None, false) => Source::Game,
         };
-        let (mut screen, detected) = connect(&args.window, opts.timeout)?;
-        opts.platform = platform(args, detected);
         let (tx, rx) = mpsc::channel();
         let listener = {
             let abort = Arc::clone(&abort);
@@ -286,6 +377,10 @@ mod interactive {
                 Ok(Outcome::Solved(report)) => print_outcome(&report, args),
                 Err(DesktopError::Aborted) => {
                     screen.release_all();
+                    // A signal ends the session; Esc only the run.
+                    if let Some(code) = stop.stopped() {
+                        return Ok(code);
+                    }
                     eprintln!("aborted; keys released");
                 }
                 Err(e) => eprintln!("sudobot: {e}"),

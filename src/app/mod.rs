@@ -59,6 +59,25 @@ pub fn run(cli: Cli) -> ExitCode {
     ExitCode::from(code as u8)
 }
 
+/// Logs to standard error through `tracing` (the web and desktop bots): `-v` sudobot's steps
+/// (and each WebDriver command with its duration), `-vv` everything; `RUST_LOG` overrides.
+pub fn init_logging(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "sudobot=warn",
+        1 => "sudobot=debug",
+        _ => "sudobot=trace,thirtyfour=debug,hyper=info",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        // Colour only on a terminal: a log file gets plain WARN lines, not escape codes.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(verbose > 1)
+        .try_init();
+}
+
 /// The library format of a `--format` value.
 pub fn input_format(f: crate::cli::solve::InputFormat) -> sudobot::format::Format {
     use crate::cli::solve::InputFormat;

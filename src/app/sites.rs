@@ -9,7 +9,8 @@ use sudobot::web::site;
 use sudobot::web::{Cancel, Session, SessionError, Stop, WebDriverConfig, evidence, signals};
 
 use super::Code;
-use super::web::{check_url, code_for, init_logging, on_first_signal};
+use super::init_logging;
+use super::web::{check_url, code_for, on_first_signal};
 use crate::cli::web::{CheckArgs, SitesAction, SitesArgs};
 
 /// Prints to stdout; a closed pipe (`sudobot sites list | head`) is not an error.

@@ -20,8 +20,8 @@ use sudobot::web::{
     signals,
 };
 
-use super::Code;
 use super::logic_input::scale;
+use super::{Code, init_logging};
 use crate::cli::hint::Reveal;
 use crate::cli::web::{Parallel, WebArgs};
 
@@ -45,24 +45,6 @@ pub fn run(args: WebArgs) -> anyhow::Result<Code> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(run.play())
-}
-
-/// `-v`: sudobot's steps and each WebDriver command with its duration; `-vv`: everything.
-pub(super) fn init_logging(verbose: u8) {
-    use tracing_subscriber::EnvFilter;
-    let default = match verbose {
-        0 => "sudobot=warn",
-        1 => "sudobot=debug",
-        _ => "sudobot=trace,thirtyfour=debug,hyper=info",
-    };
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        // Colour only on a terminal: a log file gets plain WARN lines, not escape codes.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_target(verbose > 1)
-        .try_init();
 }
 
 /// `--url` must be an http(s) or file URL: checked before any browser starts.

@@ -18,8 +18,8 @@ Examples:
 Killer games (no Game > Copy): every non-given cell is typed, then the game is saved to a
 private temporary file and its moves replayed to confirm.
 
-Exit codes: 0 solved and confirmed, 1 failure, 2 bad input (also --show-thinking on Killer),
-3 no solution, 4 several solutions, 130 aborted.")]
+Exit codes: 0 solved and confirmed, 1 failure (also another bot already on the game), 2 bad
+input, 3 no solution, 4 several solutions, 129 SIGHUP, 130 aborted (Esc, Ctrl-C), 143 SIGTERM.")]
 pub struct DesktopArgs {
     /// Find the game window, read, solve, type and confirm, then exit (no hotkeys).
     #[arg(long)]
@@ -87,6 +87,12 @@ pub struct DesktopArgs {
     /// Print timings (read, solve, type, verify).
     #[arg(long)]
     pub stats: bool,
+
+    /// Log what the bot does on standard error: -v its steps (menus, dialogs, key plans, the
+    /// save), -vv everything (each hotkey event too). RUST_LOG (e.g. `sudobot=debug`)
+    /// overrides it.
+    #[arg(short, long, action = clap::ArgAction::Count)]
+    pub verbose: u8,
 }
 
 /// Input strategies.

@@ -109,6 +109,17 @@ pub trait Desktop {
         Ok(())
     }
 
+    /// A name for the game window, unique on this machine while the window lives (a run locks
+    /// the game by it, see [`super::lock`]); `None` when the backend cannot tell windows apart.
+    fn game_window_key(&self) -> Option<String> {
+        None
+    }
+
+    /// Empties the clipboard (after a run, when it held no text before).
+    fn clear_clipboard(&mut self) -> Result<(), DesktopError> {
+        Ok(())
+    }
+
     /// Time since the backend was created (a fake may run a virtual clock).
     fn elapsed(&self) -> Duration;
 

@@ -13,6 +13,9 @@ use crate::format::{solo_id, solo_text};
 use crate::grid::Grid;
 
 /// GTK Game menu items in order (separators are skipped by the keyboard).
+/// What another program puts on the clipboard in the tests of a shared clipboard.
+pub const FOREIGN_TEXT: &str = "/home/someone/notes.txt";
+
 const MENU: [&str; 12] = [
     "New",
     "Restart",
@@ -51,7 +54,7 @@ pub struct FakeSolo {
     pub hcursor: bool,
     menu: Option<usize>,
     dialog: bool,
-    clipboard: Option<String>,
+    pub clipboard: Option<String>,
     now: Duration,
     /// Every key received.
     pub keys: Vec<Key>,
@@ -89,6 +92,10 @@ pub struct FakeSolo {
     /// Confirmations of the save dialog to drop (GTK's file chooser drops the first now and
     /// then).
     pub save_confirms_lost: usize,
+    /// The name of the game window, for the lock (`None`: no lock).
+    pub window_key: Option<String>,
+    /// Pastes into the save dialog that get another program's text ([`FOREIGN_TEXT`]).
+    pub foreign_pastes: usize,
     /// Save files written.
     pub saves: Vec<std::path::PathBuf>,
     /// Every pause: the number of moves made before it, and its length.
@@ -142,6 +149,8 @@ impl FakeSolo {
             moves: Vec::new(),
             save_dialog: None,
             save_confirms_lost: 0,
+            foreign_pastes: 0,
+            window_key: None,
             saves: Vec::new(),
             pauses: Vec::new(),
             abort_at: None,
@@ -176,7 +185,13 @@ impl FakeSolo {
     fn save_dialog_key(&mut self, key: Key) {
         match key {
             Key::Ctrl('a') => {}
+            // Another program's text, as if it had set the clipboard just before the paste.
+            Key::Ctrl('v') if self.foreign_pastes > 0 => {
+                self.foreign_pastes -= 1;
+                self.save_dialog = Some(FOREIGN_TEXT.into());
+            }
             Key::Ctrl('v') => self.save_dialog = self.clipboard.clone(),
+            Key::Ctrl('c') => self.clipboard = self.save_dialog.clone(),
             Key::Alt('s') | Key::Return if self.save_confirms_lost > 0 => {
                 self.save_confirms_lost -= 1
             }
@@ -441,6 +456,15 @@ impl Desktop for FakeSolo {
     fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
         self.clipboard = Some(text.to_string());
         Ok(())
+    }
+
+    fn clear_clipboard(&mut self) -> Result<(), DesktopError> {
+        self.clipboard = None;
+        Ok(())
+    }
+
+    fn game_window_key(&self) -> Option<String> {
+        self.window_key.clone()
     }
 
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {

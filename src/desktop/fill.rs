@@ -2,10 +2,12 @@
 //! in which order, by keyboard cursor or by mouse, and the show-thinking display.
 
 use super::backend::{Desktop, MouseButton};
+use super::error::DesktopError;
 use super::game::send_keys;
 use super::keys::{Key, Keys, snake_order};
 use super::model::{Allow, CellState, Effect, Tracker, Worlds};
-use super::{DesktopError, Input, MouseGrid, Options};
+use super::mouse::MouseGrid;
+use super::{Input, Options};
 use crate::grid::Grid;
 
 /// One step of input.
@@ -17,6 +19,37 @@ pub enum Action {
     Click(MouseButton, i32, i32, usize),
     /// A pause for a person to watch (show-thinking only).
     Watch,
+}
+
+/// Input the key model has proven, in order. Only [`check`] and [`check_blind`] make one (its
+/// field is private and it has no other constructor), and [`perform`] sends nothing else, so a
+/// key that was not proven cannot reach the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Proven {
+    actions: Vec<Action>,
+}
+
+impl Proven {
+    /// The proven actions.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// How many actions.
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Whether there is nothing to send.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// This plan followed by `next`, which was proven on the model this plan left.
+    pub fn then(mut self, next: Proven) -> Proven {
+        self.actions.extend(next.actions);
+        self
+    }
 }
 
 /// Cells (reading-order indices) whose value on `board` differs from `solution`: empty cells
@@ -64,11 +97,11 @@ pub fn blind_plan(keys: &mut Keys, cells: &[usize], solution: &Grid) -> Vec<Acti
 /// `cells` must hold its solution value in each.
 pub fn check_blind(
     worlds: &mut Worlds,
-    actions: &[Action],
+    actions: Vec<Action>,
     cells: &[usize],
     solution: &Grid,
-) -> Result<(), DesktopError> {
-    for action in actions {
+) -> Result<Proven, DesktopError> {
+    for action in &actions {
         match *action {
             Action::Key(key) => worlds.step(key, Allow::Blind),
             Action::Click(button, _, _, cell) => worlds.click(button, cell),
@@ -88,7 +121,7 @@ pub fn check_blind(
             });
         }
     }
-    Ok(())
+    Ok(Proven { actions })
 }
 
 /// Mouse plan: clear any selection by clicking a given (clicking a given always deselects),
@@ -121,13 +154,14 @@ pub fn first_given(givens: &Grid) -> Result<usize, DesktopError> {
     (0..givens.cells().len()).find(|&i| givens.get(i).is_some()).ok_or(DesktopError::NoGivenToClick)
 }
 
-/// Runs actions, pacing keys with the key delay and watch steps with the step delay.
+/// Runs proven actions, pacing keys with the key delay and watch steps with the step delay.
 pub fn perform<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
-    actions: &[Action],
+    proven: &Proven,
 ) -> Result<(), DesktopError> {
-    for action in actions {
+    tracing::debug!("sending {} proven actions", proven.len());
+    for action in &proven.actions {
         match *action {
             Action::Key(key) => send_keys(desktop, opts, &[key])?,
             Action::Click(button, x, y, _) => desktop.click(button, x, y)?,
@@ -143,15 +177,14 @@ pub fn perform<D: Desktop + ?Sized>(
 
 /// Proves a plan against the key model before anything of it is sent: every key and click
 /// must have one known effect in every state the game may be in, values must be the
-/// solution's, and pencil marks or probes only where `allow` says. Returns the effects.
+/// solution's, and pencil marks or probes only where `allow` says. Returns the plan, proven.
 pub fn check(
     tracker: &mut Tracker,
-    actions: &[Action],
+    actions: Vec<Action>,
     allow: Allow,
-) -> Result<Vec<Effect>, DesktopError> {
-    let mut effects = Vec::with_capacity(actions.len());
+) -> Result<Proven, DesktopError> {
     let mut probes = 0;
-    for action in actions {
+    for action in &actions {
         let effect = match *action {
             Action::Key(key) => tracker.step(key, allow),
             Action::Click(button, _, _, cell) => tracker.click(button, cell),
@@ -166,14 +199,21 @@ pub fn check(
                 });
             }
         }
-        effects.push(effect);
     }
-    Ok(effects)
+    Ok(Proven { actions })
 }
 
-/// Values placed by a list of effects.
-pub fn placed(effects: &[Effect]) -> usize {
-    effects.iter().filter(|e| matches!(e, Effect::Place { .. })).count()
+/// Proves a plan ([`check`]) and sends it ([`perform`]); returns how many actions went.
+pub fn prove_and_send<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    tracker: &mut Tracker,
+    actions: Vec<Action>,
+    allow: Allow,
+) -> Result<usize, DesktopError> {
+    let proven = check(tracker, actions, allow)?;
+    perform(desktop, opts, &proven)?;
+    Ok(proven.len())
 }
 
 /// The input plan for the chosen strategy (without show-thinking), starting from what the

@@ -39,7 +39,7 @@ pub fn send_keys<D: Desktop + ?Sized>(
 }
 
 /// A clipboard value no game writes, so a change proves a fresh copy.
-fn sentinel(now: Duration) -> String {
+pub(super) fn sentinel(now: Duration) -> String {
     format!("sudobot-waiting-for-copy-{}", now.as_nanos())
 }
 
@@ -51,6 +51,7 @@ pub fn pick<D: Desktop + ?Sized>(
     opts: &Options,
     item: MenuItem,
 ) -> Result<(), DesktopError> {
+    tracing::debug!("Game > {item:?}");
     send_keys(desktop, opts, &opts.platform.open_game_menu())?;
     match desktop.menu_showing()? {
         None => desktop.pause(opts.menu_delay),

@@ -12,24 +12,10 @@
 //! [`Session::handle`], so it is tested without a display.
 
 use super::backend::Desktop;
-use super::{DesktopError, Input, MouseGrid, Options, Report, game};
+pub use super::hotkeys::Hotkey;
+use super::{DesktopError, Input, MouseGrid, Options, Report, auto, game};
 use crate::format::{self, ParseError, ParseErrorKind, solo_id, solo_text};
 use crate::grid::Grid;
-
-/// A hotkey the session reacts to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hotkey {
-    /// F1: set the origin at the pointer.
-    Origin,
-    /// F2: read, solve, type.
-    Solve,
-    /// F3: walk the empty cells.
-    Walk,
-    /// F4: calibrate the step (press twice).
-    Calibrate,
-    /// Esc: abort or leave.
-    Escape,
-}
 
 /// Where the puzzle comes from when F2 is pressed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -206,7 +192,7 @@ impl Session {
             _ => Some(self.puzzle(desktop)?),
         };
         desktop.focus_game()?;
-        super::run_matching(desktop, &opts, expected.as_ref())
+        auto::run_matching(desktop, &opts, expected.as_ref())
     }
 }
 

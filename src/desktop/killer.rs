@@ -16,13 +16,17 @@
 use std::time::Duration;
 
 use super::backend::Desktop;
-use super::fill;
+use super::error::DesktopError;
 use super::keys::Keys;
 use super::model::{Tracker, Worlds};
 use super::save::{self, PrivateDir};
-use super::{Check, DesktopError, Input, Options, Report};
+use super::verify::{check_matches, check_solved, unique_solution};
+use super::{Check, Input, Options, Report, fill, mouse, thinking};
 use crate::format::solo_id::SoloId;
-use crate::grid::{Cell, Grid};
+use crate::grid::Grid;
+
+/// How a Killer board was read, for [`DesktopError::NotSolved`].
+const BY_SAVE: &str = " (by the game's save file)";
 
 /// Solves the Killer game whose ID was read as `id_text` (decoded as `id`), `t0` being when
 /// the run started and `t1` when the ID was read.
@@ -35,9 +39,9 @@ pub(super) fn run<D: Desktop + ?Sized>(
     (t0, t1): (Duration, Duration),
 ) -> Result<Report, DesktopError> {
     let givens = &id.grid;
-    let solution = super::unique_solution(givens)?;
+    let solution = unique_solution(givens)?;
     if let Some(expected) = expected {
-        super::check_matches(expected, givens, &solution)?;
+        check_matches(expected, givens, &solution)?;
     }
     let t2 = desktop.elapsed();
     if opts.show_thinking {
@@ -49,7 +53,7 @@ pub(super) fn run<D: Desktop + ?Sized>(
     let desc = id_text.split_once(':').map_or("", |(_, d)| d);
     let cells: Vec<usize> =
         (0..givens.cells().len()).filter(|&i| givens.get(i).is_none()).collect();
-    let opts = &super::resolve_mouse(desktop, opts, givens, &cells, &solution)?;
+    let opts = &mouse::resolve(desktop, opts, givens, &cells, &solution)?;
     let (mut actions, mut typing, mut verify) = (0, Duration::ZERO, Duration::ZERO);
     // First pass: every non-given cell, contents unknown. Second pass: the cells the save
     // showed still wrong, contents known from it.
@@ -74,13 +78,7 @@ pub(super) fn run<D: Desktop + ?Sized>(
     }
     drop(dir);
     let board = board.ok_or(DesktopError::SaveFile("no save was read".into()))?;
-    if let Some(&first) = todo.first() {
-        return Err(DesktopError::NotSolved {
-            count: todo.len(),
-            first: Cell::from_index(first, solution.side()),
-            why: " (by the game's save file)".into(),
-        });
-    }
+    check_solved(&board, &solution, BY_SAVE)?;
     // The replayed board is the solution; check the rules on it as well.
     let verified = board.is_solution_of(givens);
     if !verified {
@@ -89,17 +87,12 @@ pub(super) fn run<D: Desktop + ?Sized>(
         ));
     }
     Ok(Report {
-        side: solution.side(),
-        params: id.params.to_string(),
         typed: cells.len(),
-        corrected: 0,
         actions,
-        read: t1 - t0,
-        solve: t2 - t1,
         typing,
         verify,
         verified,
-        check: Check::Save,
+        ..Report::solved(&solution, id.params.to_string(), Check::Save, t1 - t0, t2 - t1)
     })
 }
 
@@ -118,12 +111,12 @@ fn type_blind<D: Desktop + ?Sized>(
         Input::Mouse(Some(grid)) => fill::mouse_plan(grid, givens, todo, solution)?,
         Input::Mouse(None) => return Err(DesktopError::NoMouseGrid),
     };
-    fill::check_blind(&mut Worlds::new(tracker), &plan, todo, solution)?;
-    fill::perform(desktop, opts, &plan)?;
-    Ok(plan.len())
+    let proven = fill::check_blind(&mut Worlds::new(tracker), plan, todo, solution)?;
+    fill::perform(desktop, opts, &proven)?;
+    Ok(proven.len())
 }
 
-/// `--show-thinking` on a Killer game ([`super::thinking::run_killer`]): the engine's path with
+/// `--show-thinking` on a Killer game ([`thinking::run_killer`]): the engine's path with
 /// its cage techniques, the board read and checked by the game's save file.
 fn thinking<D: Desktop + ?Sized>(
     desktop: &mut D,
@@ -137,34 +130,21 @@ fn thinking<D: Desktop + ?Sized>(
     let desc = id_text.split_once(':').map_or("", |(_, d)| d);
     let cells: Vec<usize> =
         (0..givens.cells().len()).filter(|&i| givens.get(i).is_none()).collect();
-    let opts = &super::resolve_mouse(desktop, opts, givens, &cells, solution)?;
-    let show = super::thinking::run_killer(desktop, opts, givens, desc, solution)?;
+    let opts = &mouse::resolve(desktop, opts, givens, &cells, solution)?;
+    let show = thinking::run_killer(desktop, opts, givens, desc, solution)?;
     let t3 = desktop.elapsed();
     let verified = match &show.board {
         Some(board) => {
-            let todo = fill::cells_to_type(board, solution);
-            if let Some(&first) = todo.first() {
-                return Err(DesktopError::NotSolved {
-                    count: todo.len(),
-                    first: Cell::from_index(first, solution.side()),
-                    why: " (by the game's save file)".into(),
-                });
-            }
+            check_solved(board, solution, BY_SAVE)?;
             board.is_solution_of(givens)
         }
         None => false,
     };
     Ok(Report {
-        side: solution.side(),
-        params: id.params.to_string(),
         typed: show.placed,
-        corrected: 0,
         actions: show.actions,
-        read: t1 - t0,
-        solve: t2 - t1,
         typing: t3 - t2,
-        verify: Duration::ZERO,
         verified,
-        check: Check::Save,
+        ..Report::solved(solution, id.params.to_string(), Check::Save, t1 - t0, t2 - t1)
     })
 }

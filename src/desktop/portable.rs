@@ -94,6 +94,10 @@ impl Input {
         self.clipboard.set_text(text).map_err(|e| DesktopError::Clipboard(e.to_string()))
     }
 
+    pub(crate) fn clear_clipboard(&mut self) -> Result<(), DesktopError> {
+        self.clipboard.clear().map_err(|e| DesktopError::Clipboard(e.to_string()))
+    }
+
     pub(crate) fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
@@ -147,6 +151,10 @@ impl Desktop for PortableDesktop {
 
     fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
         self.input.set_clipboard_text(text)
+    }
+
+    fn clear_clipboard(&mut self) -> Result<(), DesktopError> {
+        self.input.clear_clipboard()
     }
 
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {

@@ -4,7 +4,10 @@
 //!
 //! The save dialog (`Enter name of game file to save`, on both front ends) gets the file's
 //! path by the clipboard (Ctrl+A, Ctrl+V), not by typing it, so no letter of the path can
-//! reach the game if the dialog lost the focus. It is confirmed with Alt+S (the dialog's
+//! reach the game if the dialog lost the focus. The clipboard is shared with every other
+//! program, so what was pasted is not taken on trust: the field is copied back (Ctrl+A,
+//! Ctrl+C, over a mark put on the clipboard first, so only that copy can replace it) and the
+//! dialog is confirmed only when the copy is the path. It is confirmed with Alt+S (the dialog's
 //! `_Save` / `&Save` button) after a short pause ([`settle`]): GTK's file chooser drops a
 //! confirmation that follows a change of its entry too closely, so the paste and Alt+S are
 //! repeated while the dialog stays open. Alt+S is harmless if it reaches the game (`s` is no
@@ -13,14 +16,16 @@
 //! windows refuses before anything is typed.
 //!
 //! The directory is created with mode 0700 under the temporary directory, registered so a
-//! signal handler can remove it ([`remove_private_dirs`]) and removed when dropped.
+//! signal handler can remove it ([`remove_private_dirs`]) and removed when dropped. Its name
+//! carries the owner's process ID and start time, so a later run removes the directories of
+//! runs that were killed outright ([`sweep_stale`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use super::backend::{Desktop, wait_for};
-use super::game::{POLL, pick, send_keys};
+use super::game::{POLL, pick, send_keys, sentinel};
 use super::keys::Key;
 use super::menu::{MenuItem, Platform};
 use super::{DesktopError, Options};
@@ -44,10 +49,19 @@ pub fn remove_private_dirs() {
     }
 }
 
+/// Names start with this, then the owner's process ID and start time (`PID-START-`).
+const PREFIX: &str = "sudobot-save-";
+
+/// Removes the save directories under the temporary directory whose run is gone (killed
+/// outright, so it could not remove its own); those of live runs stay.
+pub fn sweep_stale() {
+    crate::web::owner::sweep_stale(&std::env::temp_dir(), PREFIX);
+}
+
 /// A private temporary directory for save files, removed on drop.
 #[derive(Debug)]
 pub struct PrivateDir {
-    path: PathBuf,
+    dir: tempfile::TempDir,
     files: usize,
 }
 
@@ -55,48 +69,43 @@ impl PrivateDir {
     /// Creates a fresh directory only this user can enter, under the temporary directory.
     pub fn new() -> Result<PrivateDir, DesktopError> {
         let base = std::env::temp_dir();
-        let mut last = None;
-        for _ in 0..16 {
-            let path =
-                base.join(format!("sudobot-save-{}-{:08x}", std::process::id(), fastrand::u32(..)));
-            let mut builder = std::fs::DirBuilder::new();
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            match builder.create(&path) {
-                Ok(()) => {
-                    if let Ok(mut live) = LIVE.lock() {
-                        live.push(path.clone());
-                    }
-                    return Ok(PrivateDir { path, files: 0 });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-                Err(e) => return Err(DesktopError::SaveFile(format!("{}: {e}", path.display()))),
-            }
+        let me = std::process::id();
+        let start = crate::web::owner::start_time(me).unwrap_or(0);
+        let mut builder = tempfile::Builder::new();
+        let prefix = format!("{PREFIX}{me}-{start}-");
+        builder.prefix(&prefix);
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700));
+        let dir = builder.tempdir_in(&base).map_err(|e| {
+            DesktopError::SaveFile(format!(
+                "cannot make a private directory in {}: {e}",
+                base.display()
+            ))
+        })?;
+        if let Ok(mut live) = LIVE.lock() {
+            live.push(dir.path().to_path_buf());
         }
-        Err(DesktopError::SaveFile(format!(
-            "cannot make a private directory in {}: {}",
-            base.display(),
-            last.map(|e| e.to_string()).unwrap_or_default()
-        )))
+        tracing::debug!("save directory {}", dir.path().display());
+        Ok(PrivateDir { dir, files: 0 })
     }
 
     /// The directory.
     pub fn path(&self) -> &Path {
-        &self.path
+        self.dir.path()
     }
 
     /// A file name not used before in this directory.
     fn next_file(&mut self) -> PathBuf {
         self.files += 1;
-        self.path.join(format!("game-{}.sav", self.files))
+        self.path().join(format!("game-{}.sav", self.files))
     }
 }
 
 impl Drop for PrivateDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
+        // The directory itself goes with `dir`, dropped right after.
         if let Ok(mut live) = LIVE.lock() {
-            live.retain(|p| p != &self.path);
+            live.retain(|p| p != self.dir.path());
         }
     }
 }
@@ -134,6 +143,7 @@ pub fn save_game<D: Desktop + ?Sized>(
         return Err(DesktopError::Aborted);
     }
     let path = dir.next_file();
+    tracing::debug!("saving the game to {}", path.display());
     let result = try_save(desktop, opts, &path);
     if result.is_err() && desktop.focus_dialog(SAVE_DIALOG_TITLE)? == Some(true) {
         desktop.close_dialog(SAVE_DIALOG_TITLE)?;
@@ -148,7 +158,8 @@ fn try_save<D: Desktop + ?Sized>(
     opts: &Options,
     path: &Path,
 ) -> Result<SaveFile, DesktopError> {
-    desktop.set_clipboard_text(&dialog_path(opts.platform, path))?;
+    let name = dialog_path(opts.platform, path);
+    desktop.set_clipboard_text(&name)?;
     pick(desktop, opts, MenuItem::Save)?;
     wait_for(opts, desktop, "the Game > Save... dialog", opts.timeout, POLL, |d| {
         Ok(d.focus_dialog(SAVE_DIALOG_TITLE)?.filter(|&open| open))
@@ -165,6 +176,12 @@ fn try_save<D: Desktop + ?Sized>(
             }
             send_keys(d, opts, &[Key::Ctrl('a'), Key::Ctrl('v')])?;
             d.pause(settle(opts.platform));
+            if !field_holds(d, opts, &name)? {
+                // Another program's text was pasted (or none): paste the path again.
+                tracing::debug!("the save dialog's field is not the path: pasting again");
+                d.set_clipboard_text(&name)?;
+                return Ok(None);
+            }
             if d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(true) {
                 send_keys(d, opts, &[Key::Alt('s')])?;
             }
@@ -185,6 +202,33 @@ fn try_save<D: Desktop + ?Sized>(
         Ok(SaveFile::parse(&bytes).ok())
     })
 }
+
+/// Whether the save dialog (focused, with its field focused) holds exactly `name`, by copying
+/// the field: the clipboard gets a mark first, so only the copy can change it, and a copy that
+/// does not come within a short bound counts as no.
+fn field_holds<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    name: &str,
+) -> Result<bool, DesktopError> {
+    if desktop.focus_dialog(SAVE_DIALOG_TITLE)? != Some(true) {
+        return Ok(false);
+    }
+    let mark = sentinel(desktop.elapsed());
+    desktop.set_clipboard_text(&mark)?;
+    send_keys(desktop, opts, &[Key::Ctrl('a'), Key::Ctrl('c')])?;
+    let copied = wait_for(opts, desktop, "the save dialog's field", COPY_BOUND, POLL, |d| {
+        Ok(d.clipboard_text()?.filter(|t| *t != mark))
+    });
+    match copied {
+        Ok(text) => Ok(text == name),
+        Err(DesktopError::Timeout { .. }) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// How long a copy of the save dialog's field may take to reach the clipboard.
+const COPY_BOUND: Duration = Duration::from_millis(500);
 
 /// The pause between pasting the file name and confirming. GTK's file chooser drops, in
 /// about 4 of 10 tries measured here, a confirmation that follows a change of its entry within

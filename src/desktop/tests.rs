@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::fake::FakeSolo;
 use super::keys::{Key, is_command_key};
-use super::{DesktopError, Input, MouseGrid, Options, Platform, run_auto};
+use super::{DesktopError, Input, MouseGrid, Options, Platform, run_matching};
 use crate::format::solo_id;
 use crate::grid::Grid;
 use crate::logic::{self, Board, Scale};
@@ -33,7 +33,8 @@ fn assert_solved(game: &FakeSolo, name: &str) {
 fn auto_solves_every_fixture_without_firing_a_command() {
     for name in ["3x3du", "2x3", "3x4", "4x4", "3x3x", "9j", "5x5", "2x2", "2x5", "7j", "4x4x"] {
         let mut game = FakeSolo::new(id(name));
-        let report = run_auto(&mut game, &opts()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let report =
+            run_matching(&mut game, &opts(), None).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(report.verified, "{name}");
         assert_solved(&game, name);
     }
@@ -55,7 +56,7 @@ fn assert_killer_solved(game: &FakeSolo, id: &str) {
 #[test]
 fn killer_is_typed_blind_and_checked_by_saving() {
     let mut game = FakeSolo::new(id("3x3k"));
-    let report = run_auto(&mut game, &opts()).expect("solved");
+    let report = run_matching(&mut game, &opts(), None).expect("solved");
     assert!(report.verified);
     assert_eq!(report.check, super::Check::Save);
     assert_eq!(report.typed, 81, "every non-given cell");
@@ -86,7 +87,7 @@ fn killer_replaces_what_the_player_left_in_either_mode() {
                 platform: if windows { Platform::Windows } else { Platform::Gtk },
                 ..opts()
             };
-            run_auto(&mut game, &o)
+            run_matching(&mut game, &o, None)
                 .unwrap_or_else(|e| panic!("pencil {pencil}, windows {windows}: {e}"));
             assert_killer_solved(&game, id("3x3k"));
             assert!(game.pencil.iter().all(|&m| m == 0), "pencil marks cleared");
@@ -98,7 +99,35 @@ fn killer_replaces_what_the_player_left_in_either_mode() {
 fn killer_survives_a_dropped_save_confirmation() {
     let mut game = FakeSolo::new(id("3x3k"));
     game.save_confirms_lost = 2;
-    run_auto(&mut game, &opts()).expect("solved");
+    run_matching(&mut game, &opts(), None).expect("solved");
+    assert_killer_solved(&game, id("3x3k"));
+}
+
+#[test]
+fn killer_never_confirms_a_save_name_another_program_pasted() {
+    let mut game = FakeSolo::new(id("3x3k"));
+    game.foreign_pastes = 2;
+    game.clipboard = Some("the user's text".into());
+    run_matching(&mut game, &opts(), None).expect("solved");
+    assert_killer_solved(&game, id("3x3k"));
+    assert_eq!(game.foreign_pastes, 0, "both foreign pastes happened");
+    let names: Vec<_> = game.saves.iter().map(|p| p.display().to_string()).collect();
+    assert!(names.iter().all(|n| n.contains("sudobot-save-")), "{names:?}");
+    // The user's clipboard is back.
+    assert_eq!(game.clipboard.as_deref(), Some("the user's text"));
+}
+
+#[test]
+fn a_second_bot_on_a_locked_game_refuses_and_sends_nothing() {
+    let key = format!("fake-{}-{}", std::process::id(), fastrand::u64(..));
+    let held = super::lock::GameLock::take(&key).expect("the first bot's lock");
+    let mut game = FakeSolo::new(id("3x3k"));
+    game.window_key = Some(key.clone());
+    let err = run_matching(&mut game, &opts(), None).expect_err("busy");
+    assert!(matches!(err, DesktopError::Busy { .. }), "{err}");
+    assert!(game.keys.is_empty() && game.moves.is_empty(), "{:?}", game.keys);
+    drop(held);
+    run_matching(&mut game, &opts(), None).expect("solved once the first bot is done");
     assert_killer_solved(&game, id("3x3k"));
 }
 
@@ -107,12 +136,12 @@ fn an_ambiguous_or_unsolvable_killer_is_refused_with_nothing_typed() {
     let text = include_str!("../../tests/fixtures/killer/ambiguous.txt");
     let ambiguous = text.lines().find(|l| !l.starts_with('#')).expect("an ID");
     let mut game = FakeSolo::new(ambiguous);
-    let err = run_auto(&mut game, &opts()).expect_err("ambiguous");
+    let err = run_matching(&mut game, &opts(), None).expect_err("ambiguous");
     assert!(matches!(err, DesktopError::Multiple), "{err}");
     // A cage sum changed by one: no solution.
     let unsolvable = id("3x3k").replacen(",10a", ",11a", 1);
     let mut other = FakeSolo::new(&unsolvable);
-    let err = run_auto(&mut other, &opts()).expect_err("unsolvable");
+    let err = run_matching(&mut other, &opts(), None).expect_err("unsolvable");
     assert!(matches!(err, DesktopError::Unsolvable), "{err}");
     for game in [&game, &other] {
         assert!(game.keys.iter().all(|k| !matches!(k, Key::Char(_))), "{:?}", game.keys);
@@ -146,7 +175,7 @@ fn show_thinking_on_killer_plays_the_cage_techniques_read_by_save_files() {
                 (hx, hy, hshow, hpencil, hcursor);
             let mouse = Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 }));
             let o = Options { show_thinking: true, input: mouse, ..opts() };
-            let report = run_auto(&mut game, &o).expect("solved by mouse");
+            let report = run_matching(&mut game, &o, None).expect("solved by mouse");
             assert!(report.verified && game.fired.is_empty());
             assert!(game.pencil.iter().all(|&m| m == 0));
         }
@@ -157,7 +186,7 @@ fn show_thinking_on_killer_plays_the_cage_techniques_read_by_save_files() {
     game.grid[3] = solution.cells()[3] % 9 + 1;
     (game.hshow, game.hpencil, game.hcursor) = (true, true, true);
     let o = Options { show_thinking: true, step_delay: Duration::ZERO, ..opts() };
-    let report = run_auto(&mut game, &o).expect("solved");
+    let report = run_matching(&mut game, &o, None).expect("solved");
     assert!(report.verified);
     assert_eq!(game.grid, solution.cells());
     assert!(game.fired.is_empty() && game.pencil.iter().all(|&m| m == 0));
@@ -169,12 +198,13 @@ fn killer_without_seeing_dialogs_is_refused() {
     // Like the portable backend: the ID is read with paced keys, but the save dialog could
     // not be seen, so nothing is typed.
     game.sees_windows = false;
-    let err = run_auto(&mut game, &opts()).expect_err("cannot save");
+    let err = run_matching(&mut game, &opts(), None).expect_err("cannot save");
     assert!(matches!(err, DesktopError::CannotSave { .. }), "{err}");
     assert!(game.moves.is_empty() && game.fired.is_empty());
     let mut game = FakeSolo::new(id("3x3k"));
     game.sees_windows = false;
-    let err = run_auto(&mut game, &Options { show_thinking: true, ..opts() }).expect_err("refused");
+    let err = run_matching(&mut game, &Options { show_thinking: true, ..opts() }, None)
+        .expect_err("refused");
     assert!(matches!(err, DesktopError::CannotSave { .. }), "{err}");
     assert!(game.moves.is_empty());
 }
@@ -189,15 +219,15 @@ fn the_blind_plan_is_proven_in_both_modes_and_a_broken_one_is_not() {
     let cells: Vec<usize> = (0..81).collect();
     let plan = blind_plan(&mut Keys::new(9), &cells, &solution);
     let worlds = Worlds::new(Tracker::blind(&puzzle, &solution));
-    check_blind(&mut worlds.clone(), &plan, &cells, &solution).expect("proven");
+    check_blind(&mut worlds.clone(), plan.clone(), &cells, &solution).expect("proven");
     // Without the Returns, the pencil-mode world never gets its values.
     let no_return: Vec<Action> =
         plan.iter().copied().filter(|a| *a != Action::Key(Key::Return)).collect();
-    let err = check_blind(&mut worlds.clone(), &no_return, &cells, &solution).expect_err("no");
+    let err = check_blind(&mut worlds.clone(), no_return, &cells, &solution).expect_err("no");
     assert!(err.to_string().contains("does not provably leave"), "{err}");
     // A value key before the cursor is placed is refused.
-    let early = [Action::Key(Key::Char('5'))];
-    assert!(check_blind(&mut worlds.clone(), &early, &[], &solution).is_err());
+    let early = vec![Action::Key(Key::Char('5'))];
+    assert!(check_blind(&mut worlds.clone(), early, &[], &solution).is_err());
 }
 
 #[test]
@@ -208,7 +238,7 @@ fn wrong_user_values_are_corrected_and_right_ones_kept() {
     let empty: Vec<usize> = (0..81).filter(|&i| puzzle.get(i).is_none()).collect();
     game.grid[empty[0]] = solution.cells()[empty[0]] % 9 + 1; // wrong
     game.grid[empty[1]] = solution.cells()[empty[1]]; // right
-    let report = run_auto(&mut game, &opts()).expect("solved");
+    let report = run_matching(&mut game, &opts(), None).expect("solved");
     assert_eq!(report.corrected, 1);
     assert_eq!(report.typed, empty.len() - 1);
     assert_solved(&game, "3x3du");
@@ -218,7 +248,7 @@ fn wrong_user_values_are_corrected_and_right_ones_kept() {
 fn a_game_left_in_pencil_mode_is_recovered() {
     let mut game = FakeSolo::new(id("2x3"));
     (game.hshow, game.hpencil, game.hcursor) = (true, true, true);
-    run_auto(&mut game, &opts()).expect("solved after switching pencil mode off");
+    run_matching(&mut game, &opts(), None).expect("solved after switching pencil mode off");
     assert_solved(&game, "2x3");
     assert!(game.pencil.iter().all(|&m| m == 0), "values clear the stray pencil marks");
 }
@@ -228,7 +258,7 @@ fn invalid_and_ambiguous_boards_type_nothing() {
     // Two 1s in the first row, and an almost empty grid.
     for (text, expect_invalid) in [("2x2:1_1n", true), ("2x2:1o", false)] {
         let mut game = FakeSolo::new(text);
-        let err = run_auto(&mut game, &opts()).expect_err("refused");
+        let err = run_matching(&mut game, &opts(), None).expect_err("refused");
         match err {
             DesktopError::Invalid(_) => assert!(expect_invalid),
             DesktopError::Multiple => assert!(!expect_invalid),
@@ -243,11 +273,12 @@ fn mouse_input_clicks_cell_centres() {
     let mut game = FakeSolo::new(id("3x3du"));
     let mouse =
         Options { input: Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 })), ..opts() };
-    run_auto(&mut game, &mouse).expect("solved by mouse");
+    run_matching(&mut game, &mouse, None).expect("solved by mouse");
     assert_solved(&game, "3x3du");
     // Without a grid the bot derives it from the window.
     let mut game = FakeSolo::new(id("4x4"));
-    run_auto(&mut game, &Options { input: Input::Mouse(None), ..opts() }).expect("solved by mouse");
+    run_matching(&mut game, &Options { input: Input::Mouse(None), ..opts() }, None)
+        .expect("solved by mouse");
     assert_solved(&game, "4x4");
 }
 
@@ -258,7 +289,7 @@ fn mouse_starting_on_a_selected_cell_never_types_into_nothing() {
     (game.hx, game.hy, game.hshow) = (0, 0, true);
     let mouse =
         Options { input: Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 })), ..opts() };
-    run_auto(&mut game, &mouse).expect("solved");
+    run_matching(&mut game, &mouse, None).expect("solved");
     assert_solved(&game, "5x5");
 }
 
@@ -284,7 +315,7 @@ fn show(id_text: &str, input: Input, scale: Scale, stop: Option<usize>) -> (Fake
         }))),
         ..opts()
     };
-    run_auto(&mut game, &o).unwrap_or_else(|e| panic!("{id_text}: {e}"));
+    run_matching(&mut game, &o, None).unwrap_or_else(|e| panic!("{id_text}: {e}"));
     let texts = told.lock().expect("lock").clone();
     (game, texts)
 }
@@ -405,7 +436,7 @@ fn an_abort_stops_the_show_inside_the_current_step() {
             }))),
             ..opts()
         };
-        let err = run_auto(&mut game, &o).expect_err("aborted");
+        let err = run_matching(&mut game, &o, None).expect_err("aborted");
         assert!(matches!(err, DesktopError::Aborted), "{err}");
         // Nothing after the key that made the move: the same moves as the full show up to it.
         assert_eq!(game.moves, full.moves[..at], "stopped at move {at}");
@@ -425,7 +456,7 @@ fn show_thinking_stops_after_n_values_and_finishes_later() {
         assert!(game.fired.is_empty());
         // Finishing from there solves it (marks left by the first run are cleared first).
         let rest = Options { show_thinking: true, step_delay: Duration::ZERO, input, ..opts() };
-        run_auto(&mut game, &rest).expect("solved");
+        run_matching(&mut game, &rest, None).expect("solved");
         assert_solved(&game, "3x3du");
     }
 }
@@ -458,7 +489,7 @@ fn show_thinking_clears_wrong_values_and_stray_marks() {
             input,
             ..opts()
         };
-        run_auto(&mut game, &o).expect("ran");
+        run_matching(&mut game, &o, None).expect("ran");
         let board = game.board();
         assert_eq!(board.get(empty[0]), None, "the wrong value was cleared");
         let marks = super::thinking::candidates(&board).expect("valid");
@@ -487,7 +518,7 @@ fn show_thinking_clears_wrong_values_and_stray_marks() {
 #[test]
 fn no_command_key_is_ever_sent_on_25x25() {
     let mut game = FakeSolo::new(id("5x5"));
-    run_auto(&mut game, &opts()).expect("solved");
+    run_matching(&mut game, &opts(), None).expect("solved");
     // Letters n, q, r, u, m are values on 25x25: allowed, but only as values on a selected cell,
     // which the model checks (a rejected one would be in `fired`).
     assert!(game.fired.is_empty());
@@ -512,7 +543,7 @@ fn windows_front_end_seen_by_the_backend_solves_every_shape() {
         let mut game = FakeSolo::new(id(name));
         game.windows = true;
         let o = Options { platform: Platform::Windows, ..opts() };
-        let report = run_auto(&mut game, &o).expect("solved");
+        let report = run_matching(&mut game, &o, None).expect("solved");
         assert!(report.verified, "{name}");
         assert_solved(&game, name);
         assert!(game.fired.is_empty(), "{name}: {:?}", game.fired);
@@ -528,7 +559,7 @@ fn windows_menu_letters_wait_for_the_menu() {
     game.windows = true;
     game.alt_tap_lost = true;
     let o = Options { platform: Platform::Windows, timeout: Duration::from_millis(50), ..opts() };
-    let err = run_auto(&mut game, &o).expect_err("the menu never opens");
+    let err = run_matching(&mut game, &o, None).expect_err("the menu never opens");
     assert!(matches!(err, DesktopError::Timeout { .. }), "{err}");
     assert!(!game.keys.contains(&Key::Char('f')) && !game.keys.contains(&Key::Char('c')));
     assert!(game.fired.is_empty());
@@ -557,13 +588,13 @@ fn windows_front_end_without_window_access_is_paced_and_solves() {
     game.windows = true;
     game.sees_windows = false;
     let o = Options { platform: Platform::Windows, ..Options::default() };
-    let report = run_auto(&mut game, &o).expect("solved");
+    let report = run_matching(&mut game, &o, None).expect("solved");
     assert!(report.verified);
     assert_solved(&game, "3x4");
     // The GTK keys would have picked the wrong items there.
     let mut game = FakeSolo::new(id("2x3"));
     game.windows = true;
-    assert!(run_auto(&mut game, &opts()).is_err());
+    assert!(run_matching(&mut game, &opts(), None).is_err());
 }
 
 #[test]
@@ -571,7 +602,7 @@ fn a_mouse_grid_that_misses_cells_is_refused_before_typing() {
     let mut game = FakeSolo::new(id("5x5"));
     let off =
         Options { input: Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 46.0 })), ..opts() };
-    let err = run_auto(&mut game, &off).expect_err("refused");
+    let err = run_matching(&mut game, &off, None).expect_err("refused");
     assert!(matches!(err, DesktopError::MouseGridOff { .. }), "{err}");
     assert!(game.keys.iter().all(|k| !matches!(k, Key::Char(_))), "nothing typed");
     // Without a window to check against, 25x25 by mouse is refused outright.
@@ -579,7 +610,10 @@ fn a_mouse_grid_that_misses_cells_is_refused_before_typing() {
     game.sees_windows = false;
     let o =
         Options { input: Input::Mouse(Some(MouseGrid { origin: (48, 73), step: 48.0 })), ..opts() };
-    assert!(matches!(run_auto(&mut game, &o), Err(DesktopError::UncheckedMouse { side: 25 })));
+    assert!(matches!(
+        run_matching(&mut game, &o, None),
+        Err(DesktopError::UncheckedMouse { side: 25 })
+    ));
 }
 
 #[test]
@@ -588,7 +622,7 @@ fn show_thinking_finds_out_a_pencil_mode_left_on() {
     (game.hshow, game.hpencil, game.hcursor) = (true, true, true);
     let o =
         Options { show_thinking: true, stop_after: Some(2), step_delay: Duration::ZERO, ..opts() };
-    run_auto(&mut game, &o).expect("ran");
+    run_matching(&mut game, &o, None).expect("ran");
     let board = game.board();
     let marks = super::thinking::candidates(&board).expect("valid");
     for (i, (&m, &c)) in game.pencil.iter().zip(&marks).enumerate() {
@@ -768,7 +802,7 @@ fn no_command_fires_in_any_state_on_any_shape() {
             step_delay: Duration::ZERO,
             ..opts()
         };
-        let result = run_auto(&mut game, &o);
+        let result = run_matching(&mut game, &o, None);
         let label = format!("{side}x{side} {:?}", game.keys.len().min(1));
         assert_eq!(game.fired, Vec::<String>::new(), "case {case} {label}: {result:?}");
         let key = match &result {
@@ -820,7 +854,7 @@ fn the_issue_cases_in_the_model() {
             2 => game.open_dialog(),
             _ => {}
         }
-        run_auto(&mut game, &opts()).expect("solved");
+        run_matching(&mut game, &opts(), None).expect("solved");
         assert_solved(&game, "5x5");
         assert!(
             game.moves.iter().all(|m| m.starts_with('R')),
@@ -844,19 +878,19 @@ fn mouse_refuses_off_screen_and_covered_cells_and_finds_a_centred_board() {
     let mut game = FakeSolo::new(id("5x5"));
     game.screen = (1280, 1024);
     let o = Options { input: Input::Mouse(None), ..opts() };
-    let err = run_auto(&mut game, &o).expect_err("off screen");
+    let err = run_matching(&mut game, &o, None).expect_err("off screen");
     assert!(format!("{err}").contains("off the 1280x1024 screen"), "{err}");
     assert!(game.moves.is_empty() && game.fired.is_empty());
     // Covered by a window.
     let mut game = FakeSolo::new(id("3x3du"));
     game.covers.push(crate::desktop::Rect { x: 100, y: 100, width: 200, height: 200 });
-    let err = run_auto(&mut game, &o).expect_err("covered");
+    let err = run_matching(&mut game, &o, None).expect_err("covered");
     assert!(format!("{err}").contains("covered by the window"), "{err}");
     assert!(game.moves.is_empty());
     // A window taller than wide: the board is centred below the menu bar.
     let mut game = FakeSolo::new(id("3x3du"));
     game.area.height += 300;
-    run_auto(&mut game, &o).expect("solved");
+    run_matching(&mut game, &o, None).expect("solved");
     assert_solved(&game, "3x3du");
 }
 
@@ -874,7 +908,7 @@ fn interactive_f2_solves_a_killer_game() {
 #[test]
 fn killer_by_mouse_without_a_given_is_refused_before_typing() {
     let mut game = FakeSolo::new(id("3x3k"));
-    let err = run_auto(&mut game, &Options { input: Input::Mouse(None), ..opts() })
+    let err = run_matching(&mut game, &Options { input: Input::Mouse(None), ..opts() }, None)
         .expect_err("no given to click");
     assert!(matches!(err, DesktopError::NoGivenToClick), "{err}");
     assert!(err.to_string().contains("--input keyboard"));

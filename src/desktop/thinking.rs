@@ -26,10 +26,12 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use super::backend::{Desktop, MouseButton};
-use super::fill::{self, Action};
+use super::error::DesktopError;
+use super::fill::{self, Action, Proven};
 use super::keys::Keys;
 use super::model::{Allow, CellState, Tracker};
-use super::{DesktopError, Input, MouseGrid, Options};
+use super::mouse::MouseGrid;
+use super::{Input, Options};
 use crate::grid::{Cell, Grid};
 use crate::logic::{self, Board};
 
@@ -50,7 +52,7 @@ pub struct Segment {
     /// The step's text (`None` for the setup).
     pub text: Option<String>,
     /// The input, proven by the key model.
-    pub actions: Vec<Action>,
+    pub actions: Proven,
     /// Values placed.
     pub placed: usize,
     /// Pencil marks removed.
@@ -131,8 +133,7 @@ pub fn plan(
         }
     }
     let mut show = Show::default();
-    let actions = input.take();
-    prove(tracker, &actions, &mirror, "pencilling the candidates")?;
+    let actions = prove(tracker, input.take(), &mirror, "pencilling the candidates")?;
     show.segments.push(Segment { text: None, actions, placed: 0, unmarked: 0 });
 
     let limit = opts.stop_after.unwrap_or(usize::MAX);
@@ -160,8 +161,7 @@ pub fn plan(
             }
         }
         let text = step.text();
-        let actions = input.take();
-        prove(tracker, &actions, &mirror, &text)?;
+        let actions = prove(tracker, input.take(), &mirror, &text)?;
         placed += seg_placed;
         show.segments.push(Segment { text: Some(text), actions, placed: seg_placed, unmarked });
     }
@@ -169,9 +169,9 @@ pub fn plan(
     input.finish();
     let tail = input.take();
     if !tail.is_empty() {
-        prove(tracker, &tail, &mirror, "leaving pencil mode")?;
+        let tail = prove(tracker, tail, &mirror, "leaving pencil mode")?;
         if let Some(last) = show.segments.last_mut() {
-            last.actions.extend(tail);
+            last.actions = std::mem::take(&mut last.actions).then(tail);
         }
     }
     Ok(show)
@@ -203,11 +203,11 @@ pub fn perform<D: Desktop + ?Sized>(
 /// engine's board: the same values, and every open cell's pencil marks its candidates.
 fn prove(
     tracker: &mut Tracker,
-    actions: &[Action],
+    actions: Vec<Action>,
     board: &Board,
     what: &str,
-) -> Result<(), DesktopError> {
-    fill::check(tracker, actions, Allow::Marks)?;
+) -> Result<Proven, DesktopError> {
+    let proven = fill::check(tracker, actions, Allow::Marks)?;
     let side = board.side();
     for i in 0..side * side {
         let want = board.value(i);
@@ -230,7 +230,7 @@ fn prove(
             });
         }
     }
-    Ok(())
+    Ok(proven)
 }
 
 /// The values of a candidate mask, ascending.
@@ -389,9 +389,7 @@ pub(super) fn run_killer<D: Desktop + ?Sized>(
             keys.value(solution.cells()[cell]);
         }
         let probe: Vec<Action> = keys.take().into_iter().map(Action::Key).collect();
-        fill::check(&mut tracker, &probe, Allow::Probe)?;
-        fill::perform(desktop, opts, &probe)?;
-        sent += probe.len();
+        sent += fill::prove_and_send(desktop, opts, &mut tracker, probe, Allow::Probe)?;
         let now = read(desktop, &mut dir)?;
         let got = now.get(cell);
         let pencil =
@@ -405,9 +403,7 @@ pub(super) fn run_killer<D: Desktop + ?Sized>(
             keys.clear();
         }
         let back: Vec<Action> = keys.take().into_iter().map(Action::Key).collect();
-        fill::check(&mut tracker, &back, Allow::Values)?;
-        fill::perform(desktop, opts, &back)?;
-        sent += back.len();
+        sent += fill::prove_and_send(desktop, opts, &mut tracker, back, Allow::Values)?;
         board = now;
         if wrong.is_none() {
             let _ = board.set(cell, None);

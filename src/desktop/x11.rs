@@ -13,9 +13,10 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use x11rb::connection::Connection;
+use x11rb::errors::ReplyError;
 use x11rb::protocol::xproto::{
-    AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, InputFocus,
-    MapState, StackMode, Window,
+    AtomEnum, ClientMessageEvent, ConfigureWindowAux, ConnectionExt, EventMask, GetPropertyReply,
+    InputFocus, MapState, StackMode, Window,
 };
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
@@ -25,7 +26,6 @@ use super::menu::Platform;
 use super::portable::Input;
 use super::{DesktopError, keys::Key};
 
-#[path = "x11_state.rs"]
 mod state;
 
 /// The real desktop on an X11 display.
@@ -120,14 +120,23 @@ impl X11Desktop {
         self.front_end
     }
 
+    /// A window's property of the given type, at most `len` 32-bit units of it. The outer
+    /// error is the display's; the inner one the window's (it may have gone away).
+    fn property(
+        &self,
+        window: Window,
+        name: impl Into<u32>,
+        kind: impl Into<u32>,
+        len: u32,
+    ) -> Result<Result<GetPropertyReply, ReplyError>, DesktopError> {
+        let cookie = self.conn.get_property(false, window, name, kind, 0, len);
+        Ok(cookie.map_err(display_error)?.reply())
+    }
+
     /// The front end named by a window's `WM_CLASS` (two NUL-terminated strings: instance,
     /// class), if any.
     fn front_end_of(&self, window: Window) -> Result<Option<Platform>, DesktopError> {
-        let reply = self
-            .conn
-            .get_property(false, window, AtomEnum::WM_CLASS, AtomEnum::STRING, 0, 256)
-            .map_err(display_error)?
-            .reply();
+        let reply = self.property(window, AtomEnum::WM_CLASS, AtomEnum::STRING, 256)?;
         let Ok(reply) = reply else {
             return Ok(None); // the window went away
         };
@@ -156,19 +165,13 @@ impl X11Desktop {
 
     fn title_of(&self, window: Window) -> Result<Option<String>, DesktopError> {
         let net = self
-            .conn
-            .get_property(false, window, self.net_wm_name, self.utf8_string, 0, 1024)
-            .map_err(display_error)?
-            .reply()
+            .property(window, self.net_wm_name, self.utf8_string, 1024)?
             .map_err(display_error)?;
         if !net.value.is_empty() {
             return Ok(Some(String::from_utf8_lossy(&net.value).into_owned()));
         }
         let old = self
-            .conn
-            .get_property(false, window, AtomEnum::WM_NAME, AtomEnum::STRING, 0, 1024)
-            .map_err(display_error)?
-            .reply()
+            .property(window, AtomEnum::WM_NAME, AtomEnum::STRING, 1024)?
             .map_err(display_error)?;
         Ok((!old.value.is_empty()).then(|| String::from_utf8_lossy(&old.value).into_owned()))
     }
@@ -209,16 +212,16 @@ impl X11Desktop {
         Ok(found)
     }
 
+    /// The top-level windows (the root's children), bottom to top.
+    fn top_levels(&self) -> Result<Vec<Window>, DesktopError> {
+        let tree = self.conn.query_tree(self.root).map_err(display_error)?;
+        Ok(tree.reply().map_err(display_error)?.children)
+    }
+
     /// Viewable override-redirect top-level windows (menus are such windows).
     fn popups(&self) -> Result<HashSet<Window>, DesktopError> {
-        let tree = self
-            .conn
-            .query_tree(self.root)
-            .map_err(display_error)?
-            .reply()
-            .map_err(display_error)?;
-        let cookies: Vec<_> = tree
-            .children
+        let cookies: Vec<_> = self
+            .top_levels()?
             .iter()
             .map(|&w| (w, self.conn.get_window_attributes(w)))
             .filter_map(|(w, c)| c.ok().map(|c| (w, c)))
@@ -275,6 +278,16 @@ impl Desktop for X11Desktop {
 
     fn set_clipboard_text(&mut self, text: &str) -> Result<(), DesktopError> {
         self.input.set_clipboard_text(text)
+    }
+
+    fn clear_clipboard(&mut self) -> Result<(), DesktopError> {
+        self.input.clear_clipboard()
+    }
+
+    fn game_window_key(&self) -> Option<String> {
+        // Window IDs are per display.
+        let display = std::env::var("DISPLAY").unwrap_or_default();
+        Some(format!("{display}-{:x}", self.game))
     }
 
     fn menu_showing(&mut self) -> Result<Option<bool>, DesktopError> {

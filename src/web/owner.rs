@@ -59,7 +59,7 @@ impl RunDir {
     pub fn create() -> std::io::Result<RunDir> {
         static SEQ: AtomicU32 = AtomicU32::new(0);
         let base = std::env::temp_dir();
-        sweep_stale(&base);
+        sweep_stale(&base, PREFIX);
         let me = std::process::id();
         let start = start_time(me).unwrap_or(0);
         let seq = SEQ.fetch_add(1, Ordering::Relaxed);
@@ -99,20 +99,23 @@ impl Drop for RunDir {
     }
 }
 
-/// Deletes `sudobot-run-PID-START-N` directories whose process is gone.
-fn sweep_stale(base: &Path) {
+/// Deletes the directories `PREFIX` + `PID-START-N` in `base` whose process is gone (this bot's
+/// run directories, the desktop bot's save directories).
+pub(crate) fn sweep_stale(base: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(base) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(prefix)) else {
             continue;
         };
         let mut parts = rest.split('-');
-        let (Some(Ok(pid)), Some(Ok(start))) =
-            (parts.next().map(str::parse::<u32>), parts.next().map(str::parse::<u64>))
-        else {
+        let (Some(Ok(pid)), Some(Ok(start)), Some(_)) = (
+            parts.next().map(str::parse::<u32>),
+            parts.next().map(str::parse::<u64>),
+            parts.next(),
+        ) else {
             continue;
         };
         if start_time(pid) != Some(start) {

@@ -153,15 +153,38 @@ impl Screen {
     /// The temporary directory of the bots run on this screen (their private save
     /// directories), apart from other tests' bots running at the same time.
     pub fn bot_tmp(&self) -> PathBuf {
-        let tmp = self.dir.path().join("bot-tmp");
-        std::fs::create_dir_all(&tmp).expect("create the bots' temporary directory");
-        tmp
+        self.subdir("bot-tmp")
     }
 
-    /// The sudobot binary, on this display, with this screen's temporary directory.
+    /// The runtime directory of the bots run on this screen (their game locks).
+    pub fn bot_runtime(&self) -> PathBuf {
+        self.subdir("bot-runtime")
+    }
+
+    /// The working directory of the games on this screen: a file saved under a relative name
+    /// lands there.
+    pub fn solo_cwd(&self) -> PathBuf {
+        self.subdir("solo-cwd")
+    }
+
+    fn subdir(&self, name: &str) -> PathBuf {
+        let dir = self.dir.path().join(name);
+        std::fs::create_dir_all(&dir).expect("create a directory of the screen");
+        dir
+    }
+
+    /// The names of the files in a directory.
+    pub fn files_in(dir: &std::path::Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .map(|d| d.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The sudobot binary, on this display, with this screen's temporary and runtime
+    /// directories.
     fn sudobot_command(&self) -> Command {
         let mut c = self.command(env!("CARGO_BIN_EXE_sudobot"));
-        c.env("TMPDIR", self.bot_tmp());
+        c.env("TMPDIR", self.bot_tmp()).env("XDG_RUNTIME_DIR", self.bot_runtime());
         c
     }
 
@@ -174,7 +197,7 @@ impl Screen {
     /// Launches sgt-solo with a game ID and waits for its window.
     pub fn launch(&mut self, id: &str, env: &[(&str, &str)]) -> Game {
         let mut c = self.command(SOLO);
-        c.arg(id).stdout(Stdio::null()).stderr(Stdio::null());
+        c.arg(id).stdout(Stdio::null()).stderr(Stdio::null()).current_dir(self.solo_cwd());
         // GTK's file chooser lists every saved file in the user's recent files
         // (`$XDG_DATA_HOME/recently-used.xbel`): the games' saves go to this screen's directory.
         let data = self.dir.path().join("xdg-data");
@@ -390,14 +413,17 @@ impl Running {
         self.child.id()
     }
 
-    /// Waits (bounded) until the process handles SIGINT itself (its handler is installed).
+    /// Waits (bounded) until the process takes SIGINT itself: a handler is installed, or the
+    /// main thread blocks it for a thread that waits for it.
     pub fn wait_sigint_handler(&self) {
         let status = format!("/proc/{}/status", self.child.id());
         wait_until("the SIGINT handler", Duration::from_secs(10), || {
             let text = std::fs::read_to_string(&status).ok()?;
-            let mask = text.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
-            let mask = u64::from_str_radix(mask.trim(), 16).ok()?;
-            (mask & 0x2 != 0).then_some(())
+            let mask = |field: &str| {
+                let mask = text.lines().find_map(|l| l.strip_prefix(field))?;
+                u64::from_str_radix(mask.trim(), 16).ok()
+            };
+            ((mask("SigCgt:")? | mask("SigBlk:")?) & 0x2 != 0).then_some(())
         });
     }
 

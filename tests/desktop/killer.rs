@@ -116,6 +116,15 @@ fn save_dirs(screen: &Screen) -> HashSet<String> {
         .unwrap_or_default()
 }
 
+/// A screen with a generated 3x3 Killer game (`seed`) on it, focused.
+fn killer_game(seed: &str) -> (Screen, String, Game) {
+    let mut screen = Screen::start(1024, 768);
+    let id = generate("3x3k", seed);
+    let game = screen.launch(&id, &[]);
+    screen.focus(&game);
+    (screen, id, game)
+}
+
 #[test]
 fn solves_generated_killer_games_of_every_shape() {
     require_tools!();
@@ -139,10 +148,7 @@ fn solves_generated_killer_games_of_every_shape() {
 #[test]
 fn replaces_what_a_player_left_in_a_killer_game() {
     require_tools!();
-    let mut screen = Screen::start(1024, 768);
-    let id = generate("3x3k", "sudobot-player");
-    let game = screen.launch(&id, &[]);
-    screen.focus(&game);
+    let (screen, id, game) = killer_game("sudobot-player");
     let solution = solo_solution(&id);
     // A wrong value at (0,0), the right one at (1,0), pencil marks at (2,0), and the game left
     // in pencil mode with the cursor at (3,1).
@@ -177,11 +183,13 @@ fn refuses_an_ambiguous_killer_with_exit_4_and_types_nothing() {
 }
 
 #[test]
-fn ctrl_c_and_sigterm_stop_typing_and_remove_the_save_directory() {
+fn ctrl_c_sigterm_and_sighup_stop_typing_and_remove_the_save_directory() {
     require_tools!();
     let mut screen = Screen::start(1024, 768);
     let id = generate("3x3k", "sudobot-signal");
-    for signal in ["-INT", "-TERM"] {
+    for (signal, code, name) in
+        [("-INT", 130, "SIGINT"), ("-TERM", 143, "SIGTERM"), ("-HUP", 129, "SIGHUP")]
+    {
         let game = screen.launch(&id, &[]);
         screen.focus(&game);
         let before = save_dirs(&screen);
@@ -193,11 +201,119 @@ fn ctrl_c_and_sigterm_stop_typing_and_remove_the_save_directory() {
         let status =
             Command::new("kill").args([signal, &bot.pid().to_string()]).status().expect("kill");
         assert!(status.success());
-        assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(130), "{}", bot.output());
-        assert!(bot.output().contains("aborted"), "{signal}: {}", bot.output());
+        assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(code), "{}", bot.output());
+        let said = format!("aborted by {name}; keys released");
+        assert!(bot.output().contains(&said), "{signal}: {}", bot.output());
         assert_eq!(new_dir(), None, "{signal}: the save directory is left behind");
         screen.close(game);
     }
+}
+
+/// Starts a bot on a Killer game, slowed so that it is still typing when the caller acts, and
+/// waits until it holds the game's lock and has made its private save directory.
+fn slow_bot(screen: &Screen) -> super::harness::Running {
+    let before = save_dirs(screen);
+    // 341 keys 20 ms apart: typing lasts about 7 s.
+    let bot = screen.spawn_sudobot(&["desktop", "--auto", "--key-delay", "20"]);
+    super::harness::wait_until(
+        "the game's lock and the save directory",
+        Duration::from_secs(20),
+        || {
+            let locked =
+                Screen::files_in(&screen.bot_runtime()).iter().any(|f| f.ends_with(".lock"));
+            (locked && save_dirs(screen).difference(&before).next().is_some()).then_some(())
+        },
+    );
+    bot
+}
+
+#[test]
+fn a_second_bot_on_the_same_killer_game_refuses_and_types_nothing() {
+    require_tools!();
+    let (screen, id, game) = killer_game("sudobot-two-bots");
+    let mut first = slow_bot(&screen);
+    let second = screen.sudobot_logged(&["desktop", "--auto"]);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("already playing this game"), "{stderr}");
+    assert!(stderr.contains("nothing was typed"), "{stderr}");
+    assert_eq!(first.wait_exit(Duration::from_secs(40)), Some(0), "{}", first.output());
+    assert!(first.output().contains("replaying its moves"), "{}", first.output());
+    // Every move in the game is the first bot's: the board is the solution, nothing was saved
+    // or printed where the game runs, and no lock or save directory is left.
+    assert_killer_solved(&screen, &game, &id, "two-bots");
+    assert_eq!(Screen::files_in(&screen.solo_cwd()), Vec::<String>::new());
+    assert_eq!(Screen::files_in(&screen.bot_runtime()), Vec::<String>::new());
+    assert!(save_dirs(&screen).is_empty(), "{:?}", save_dirs(&screen));
+}
+
+#[test]
+fn another_program_setting_the_clipboard_during_the_save_is_never_saved_under() {
+    require_tools!();
+    let (screen, id, game) = killer_game("sudobot-clipboard");
+    // The other program puts paths in a directory of its own on the clipboard, over and over,
+    // from the time the bot types until it exits (a bound: 10000 times).
+    let foreign = screen.bot_runtime().join("foreign");
+    std::fs::create_dir_all(&foreign).expect("the other program's directory");
+    let mut bot = slow_bot(&screen);
+    let mut set = 0;
+    let code = loop {
+        if let Some(code) = bot.try_wait_exit(Duration::ZERO) {
+            break code;
+        }
+        assert!(set < 10_000, "the bot is still running after {set} clipboard changes");
+        let text = foreign.join(format!("notes-{set}.txt"));
+        let mut xclip = screen
+            .command("xclip")
+            .args(["-i", "-selection", "clipboard"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("xclip");
+        if let Some(mut stdin) = xclip.stdin.take() {
+            use std::io::Write;
+            let _ = stdin.write_all(text.to_string_lossy().as_bytes());
+        }
+        let _ = xclip.wait();
+        set += 1;
+    };
+    let output = bot.output();
+    eprintln!("after {set} clipboard changes the bot exited {code:?}:\n{output}");
+    // Solved and confirmed, or stopped with a message; never saved under another name, and no
+    // dialog left open over the game.
+    match code {
+        Some(0) => assert_killer_solved(&screen, &game, &id, "clipboard"),
+        Some(1) => assert!(output.contains("timed out"), "{output}"),
+        other => panic!("exit {other:?}: {output}"),
+    }
+    assert_eq!(Screen::files_in(&foreign), Vec::<String>::new(), "saved under the other's name");
+    assert_eq!(Screen::files_in(&screen.solo_cwd()), Vec::<String>::new());
+    let dialogs = screen.xdotool(&["search", "--all", "--onlyvisible", "--name", "file to save"]);
+    assert_eq!(dialogs.trim(), "", "the save dialog is left open");
+    assert!(save_dirs(&screen).is_empty(), "{:?}", save_dirs(&screen));
+}
+
+#[test]
+fn save_directories_of_killed_runs_are_swept_at_start() {
+    require_tools!();
+    let screen = Screen::start(640, 480);
+    let tmp = screen.bot_tmp();
+    // A run that is gone (a process that has exited), and one alive (this test's process).
+    let mut gone = Command::new("true").spawn().expect("run true");
+    let _ = gone.wait();
+    let stale = tmp.join(format!("sudobot-save-{}-4242-AbC123", gone.id()));
+    let me = std::process::id();
+    let stat = std::fs::read_to_string(format!("/proc/{me}/stat")).expect("own stat");
+    let start = stat.rsplit_once(')').and_then(|(_, s)| s.split_whitespace().nth(19));
+    let live = tmp.join(format!("sudobot-save-{me}-{}-XyZ789", start.expect("start time")));
+    for dir in [&stale, &live] {
+        std::fs::create_dir_all(dir).expect("a save directory");
+        std::fs::write(dir.join("game-1.sav"), "x").expect("a save file");
+    }
+    // No game on the screen: the bot sweeps, then fails to find the window.
+    let out = screen.sudobot_logged(&["desktop", "--auto", "--timeout", "300"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!stale.exists(), "the directory of a run that is gone is left");
+    assert!(live.exists(), "the directory of a live run was removed");
 }
 
 /// Times `desktop --auto` on generated Killer games: 10 per shape by default

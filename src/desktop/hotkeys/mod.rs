@@ -17,10 +17,77 @@ mod windows;
 #[cfg(all(unix, not(target_os = "macos")))]
 mod x11;
 
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
-pub use super::interactive::Hotkey;
-use super::{DesktopError, OwnEscapes};
+use super::error::DesktopError;
+
+/// A hotkey the session reacts to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hotkey {
+    /// F1: set the origin at the pointer.
+    Origin,
+    /// F2: read, solve, type.
+    Solve,
+    /// F3: walk the empty cells.
+    Walk,
+    /// F4: calibrate the step (press twice).
+    Calibrate,
+    /// Esc: abort or leave.
+    Escape,
+}
+
+/// Escapes the bot sends itself, so that a hotkey listener that also sees synthetic keys (X11)
+/// can skip them: the bot notes each Escape before sending it, the listener takes a note for
+/// each Escape it sees, and after sending the bot waits until its notes are taken.
+///
+/// A note must not outlive its key: when the bot's Escape and the user's are down at the same
+/// time the server merges them into one press (both go through the same keyboard), and a note
+/// left over would swallow the user's next Esc. So [`OwnEscapes::settle`] drops whatever the
+/// listener has not taken within [`OwnEscapes::WINDOW`].
+#[derive(Debug, Default)]
+pub struct OwnEscapes {
+    pending: Mutex<usize>,
+    taken: Condvar,
+}
+
+impl OwnEscapes {
+    /// How long the bot waits for the listener to see an Escape it sent.
+    pub const WINDOW: Duration = Duration::from_millis(500);
+
+    fn pending(&self) -> MutexGuard<'_, usize> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Notes that the bot is about to send Escape.
+    pub fn note(&self) {
+        *self.pending() += 1;
+    }
+
+    /// For the listener: whether the Escape just seen is the bot's own (consuming the note).
+    pub fn take(&self) -> bool {
+        let mut pending = self.pending();
+        if *pending == 0 {
+            return false;
+        }
+        *pending -= 1;
+        self.taken.notify_all();
+        true
+    }
+
+    /// For the bot, after sending: waits until the listener has taken every note (at most
+    /// [`OwnEscapes::WINDOW`]), then drops the notes left, whose keys were merged or lost.
+    /// Returns whether all were taken.
+    pub fn settle(&self) -> bool {
+        let (mut pending, _) = self
+            .taken
+            .wait_timeout_while(self.pending(), Self::WINDOW, |pending| *pending > 0)
+            .unwrap_or_else(PoisonError::into_inner);
+        let all = *pending == 0;
+        *pending = 0;
+        all
+    }
+}
 
 /// Where the listener sends what it hears: a hotkey, or the error that stopped it (the last
 /// message).

@@ -27,8 +27,9 @@ use windows_sys::Win32::UI::WindowsAndMessaging::{
     WM_HOTKEY, WM_KEYDOWN, WM_KEYUP, WM_QUIT, WM_SYSKEYDOWN, WM_SYSKEYUP,
 };
 
+use super::OwnEscapes;
 use super::{Hotkey, Sink};
-use crate::desktop::{DesktopError, OwnEscapes};
+use crate::desktop::DesktopError;
 
 /// The registered hotkeys: (id, virtual key, hotkey, name).
 const KEYS: [(i32, u16, Hotkey, &str); 4] = [

@@ -22,8 +22,9 @@ use x11rb::protocol::record::{self, ConnectionExt as _};
 use x11rb::protocol::xproto::{self, ConnectionExt as _};
 use x11rb::rust_connection::RustConnection;
 
+use super::OwnEscapes;
 use super::{Hotkey, Sink};
-use crate::desktop::{DesktopError, OwnEscapes};
+use crate::desktop::DesktopError;
 
 const XK_ESCAPE: u32 = 0xff1b;
 const XK_F1: u32 = 0xffbe;
@@ -106,10 +107,12 @@ impl Keyboard {
         match kind {
             xproto::KEY_PRESS_EVENT => {
                 let held = self.down[code];
-                if code == 9 {
-                    eprintln!(
-                        "DEBUG esc press t={time} down={} rel={} ",
-                        self.down[code], self.released_at[code]
+                if self.map.hotkey[code] == Some(Hotkey::Escape) {
+                    tracing::trace!(
+                        time,
+                        held,
+                        released_at = self.released_at[code],
+                        "Esc pressed (keycode {code})"
                     );
                 }
                 let repeat = held || self.released_at[code] == time;
@@ -125,8 +128,8 @@ impl Keyboard {
                 (key == Hotkey::Escape || !modified).then_some(key)
             }
             xproto::KEY_RELEASE_EVENT => {
-                if code == 9 {
-                    eprintln!("DEBUG esc release t={time}");
+                if self.map.hotkey[code] == Some(Hotkey::Escape) {
+                    tracing::trace!(time, "Esc released (keycode {code})");
                 }
                 self.down[code] = false;
                 self.released_at[code] = time;

@@ -11,11 +11,7 @@ use super::{X11Desktop, display_error};
 impl X11Desktop {
     /// The window a window is transient for, if any.
     fn transient_for(&self, window: Window) -> Result<Option<Window>, DesktopError> {
-        let reply = self
-            .conn
-            .get_property(false, window, AtomEnum::WM_TRANSIENT_FOR, AtomEnum::WINDOW, 0, 1)
-            .map_err(display_error)?
-            .reply();
+        let reply = self.property(window, AtomEnum::WM_TRANSIENT_FOR, AtomEnum::WINDOW, 1)?;
         Ok(reply.ok().and_then(|r| r.value32().and_then(|mut v| v.next())))
     }
 
@@ -160,17 +156,11 @@ impl X11Desktop {
     /// The first viewable top-level window stacked above the game that covers the point.
     pub(super) fn window_covering(&self, x: i32, y: i32) -> Result<Option<String>, DesktopError> {
         let game_top = self.top_level_of(self.game)?;
-        let tree = self
-            .conn
-            .query_tree(self.root)
-            .map_err(display_error)?
-            .reply()
-            .map_err(display_error)?;
-        // Children come bottom to top.
-        let Some(pos) = tree.children.iter().position(|&w| w == game_top) else {
+        let stacked = self.top_levels()?;
+        let Some(pos) = stacked.iter().position(|&w| w == game_top) else {
             return Ok(None);
         };
-        for &w in &tree.children[pos + 1..] {
+        for &w in &stacked[pos + 1..] {
             let Ok(attrs) = self.conn.get_window_attributes(w).map_err(display_error)?.reply()
             else {
                 continue;

@@ -1,0 +1,205 @@
+//! The desktop bot's errors: one enum, each message saying what happened and, where nothing
+//! reached the game, that nothing was typed.
+
+use crate::format::ParseError;
+use crate::grid::{Cell, Conflict};
+
+/// Errors of the desktop bot.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DesktopError {
+    /// No window with the title was found.
+    #[error(
+        "no window titled {title:?} is showing (is Solo running? use --window to give another title)"
+    )]
+    WindowNotFound {
+        /// The title looked for.
+        title: String,
+    },
+    /// The game window is minimized (or otherwise not shown).
+    #[error(
+        "the window titled {title:?} is minimized: restore it, then run again; nothing was typed"
+    )]
+    Minimized {
+        /// The title.
+        title: String,
+    },
+    /// Interactive F2 with the focus on another window than the game.
+    #[error("the focused window is {focused}, not the Solo game: click the game, then press F2")]
+    NotTheGame {
+        /// The focused window.
+        focused: String,
+    },
+    /// Could not talk to the display server.
+    #[error("cannot use the display: {0}")]
+    Display(String),
+    /// Synthetic input failed.
+    #[error("cannot send input: {0}")]
+    Input(String),
+    /// The clipboard failed.
+    #[error("cannot use the clipboard: {0}")]
+    Clipboard(String),
+    /// A bounded wait ran out.
+    #[error("timed out after {waited_ms} ms waiting for {what}")]
+    Timeout {
+        /// What was awaited.
+        what: String,
+        /// How long.
+        waited_ms: u64,
+    },
+    /// The game is Killer, whose board Game > Copy cannot read (Killer games have no Copy).
+    #[error(
+        "the game is Killer sudoku ({params}), which has no Game > Copy to read the board from; \
+         only solving it (--auto, F2) works on Killer games; nothing was typed"
+    )]
+    Killer {
+        /// The game's parameters.
+        params: String,
+    },
+    /// A Killer game cannot be checked here (it is checked by saving it).
+    #[error(
+        "a Killer game is checked by saving it, which cannot be done here: {why}; nothing was typed"
+    )]
+    CannotSave {
+        /// Why.
+        why: String,
+    },
+    /// The save file could not be written, found or used.
+    #[error("the game's save file: {0}")]
+    SaveFile(String),
+    /// The save file could not be read or replayed.
+    #[error("cannot read the game's save file")]
+    BadSave {
+        /// Why.
+        #[source]
+        source: crate::format::solo_save::SaveError,
+    },
+    /// The game ID could not be read.
+    #[error("cannot read the game ID {id:?}")]
+    BadGameId {
+        /// The text read.
+        id: String,
+        /// Why.
+        #[source]
+        source: ParseError,
+    },
+    /// The copied board could not be read.
+    #[error("cannot read the board copied from the game")]
+    BadCopy {
+        /// Why.
+        #[source]
+        source: ParseError,
+    },
+    /// A puzzle given on the command line or the clipboard could not be read.
+    #[error("cannot read the puzzle")]
+    BadPuzzle(#[from] ParseError),
+    /// The copied board disagrees with the game ID.
+    #[error("the copied board does not match the game ID: {detail}")]
+    CopyMismatch {
+        /// How.
+        detail: String,
+    },
+    /// The givens break a rule.
+    #[error("the puzzle is invalid: {0}; nothing was typed")]
+    Invalid(Conflict),
+    /// No solution.
+    #[error("the puzzle has no solution; nothing was typed")]
+    Unsolvable,
+    /// Several solutions.
+    #[error("the puzzle has more than one solution; nothing was typed")]
+    Multiple,
+    /// The mouse strategy needs the cell grid on the screen.
+    #[error(
+        "the mouse strategy needs the first cell's centre and the cell step (--origin X,Y --step PX, or the F1/F4 hotkeys)"
+    )]
+    NoMouseGrid,
+    /// A click would land outside its cell.
+    #[error(
+        "the mouse grid (origin {origin:?}, step {step} px) misses cell {cell} of the game window; \
+         recalibrate (F1/F4) or leave out --origin/--step"
+    )]
+    MouseGridOff {
+        /// The first cell missed.
+        cell: Cell,
+        /// The origin given.
+        origin: (i32, i32),
+        /// The step given.
+        step: f64,
+    },
+    /// Mouse input on a large grid whose window cannot be checked.
+    #[error(
+        "on a {side}x{side} grid some values are letters Solo also takes as commands, and the mouse \
+         grid cannot be checked against the window here: use --input keyboard"
+    )]
+    UncheckedMouse {
+        /// The side.
+        side: usize,
+    },
+    /// Mouse input cannot reach every cell it would click.
+    #[error("mouse input cannot be used here: {reason}; nothing was typed (use --input keyboard)")]
+    MouseUnsafe {
+        /// Why: off-screen, covered, window shape.
+        reason: String,
+    },
+    /// A planned key could not be proven safe by the key model, so it was not sent.
+    #[error("refusing a key the model cannot prove safe: {reason}")]
+    UnsafeKey {
+        /// Why.
+        reason: String,
+    },
+    /// The puzzle the user gave is not the game's.
+    #[error("the given puzzle does not match the game in the window: {detail}; nothing was typed")]
+    PuzzleMismatch {
+        /// How.
+        detail: String,
+    },
+    /// A menu or dialog of the game stayed open.
+    #[error("the game's {what} is open and could not be closed; nothing was typed")]
+    Blocked {
+        /// What is open.
+        what: String,
+    },
+    /// Mouse input needs a given cell to clear the selection safely.
+    #[error(
+        "the board has no given cell to click for clearing the selection (Killer games often have \
+         none); use --input keyboard"
+    )]
+    NoGivenToClick,
+    /// The board copied back after typing is not the solution.
+    #[error("after typing, {count} cell(s) still differ from the solution (first: {first}){why}")]
+    NotSolved {
+        /// How many cells differ.
+        count: usize,
+        /// The first of them.
+        first: Cell,
+        /// A likely reason seen on the screen (a window over the board), or empty.
+        why: String,
+    },
+    /// The user pressed Esc.
+    #[error("aborted (Esc or Ctrl-C); keys released")]
+    Aborted,
+    /// The technique engine could not explain the board (show-thinking).
+    #[error("the technique engine cannot explain the board: {0}; nothing was typed")]
+    Logic(#[from] crate::logic::LogicError),
+    /// Another bot holds the game (see [`super::lock`]).
+    #[error(
+        "another sudobot is already playing this game (window {window}): wait for it to finish; \
+         nothing was typed"
+    )]
+    Busy {
+        /// The game window.
+        window: String,
+    },
+    /// The lock that keeps a second bot off the game could not be taken.
+    #[error("cannot lock the game for this run ({}); nothing was typed", path.display())]
+    Lock {
+        /// The lock file.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The hotkey listener failed.
+    #[error("cannot listen for hotkeys: {0}")]
+    Hotkeys(String),
+}
