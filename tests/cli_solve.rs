@@ -656,3 +656,62 @@ fn plain_nine_by_nine_lines_print_what_the_general_path_prints() {
         assert_eq!(fast.status.code(), general.status.code(), "{extra:?}");
     }
 }
+
+/// The empty 36x36 grid: counting a billion of its solutions cannot end in a fifth of a second
+/// on any machine, so `--max-time` must end it.
+fn empty_36() -> String {
+    ".".repeat(36 * 36)
+}
+
+#[test]
+fn max_time_ends_a_search_with_its_own_exit_code() {
+    sudobot()
+        .args(["solve", "--count=1000000000", "--max-time", "0.2", &empty_36()])
+        .assert()
+        .code(5)
+        .stdout("")
+        .stderr(
+            predicate::str::starts_with("sudobot: gave up after ")
+                .and(predicate::str::contains("the search went past its budget")),
+        );
+    sudobot()
+        .args(["solve", "--max-time", "0", PUZZLE])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("'0' is not a number of seconds above 0"));
+}
+
+#[test]
+fn a_batch_line_past_max_time_is_reported_and_the_batch_goes_on() {
+    let input = format!("{SIX}\n{}\n{PUZZLE}\n", empty_36());
+    let out = sudobot()
+        .args(["solve", "--count=1000000000", "--max-time", "0.2", "-"])
+        .write_stdin(input)
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains("gave up on line 2"))
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].starts_with("# line 2: gave up after "), "{out}");
+    assert_eq!(lines[2], "1");
+}
+
+/// A 36x36 board of the hostile set (benches/hostile.txt line 224, 55% blank) that takes the
+/// solver tens of thousands of branch points: `grade` with a hundredth of a second gives up.
+#[test]
+fn grade_gives_up_past_max_time() {
+    let set = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/hostile.txt"),
+    )
+    .expect("the hostile set");
+    let board = set.lines().nth(223).expect("line 224");
+    sudobot()
+        .args(["grade", "--max-time", "0.01", board])
+        .assert()
+        .code(5)
+        .stdout(predicate::str::starts_with("# line 1: gave up after "));
+}

@@ -347,3 +347,20 @@ fn detected_batches_tell_each_line_apart() {
     );
     assert_eq!(err.position.map(|p| p.line), Some(2));
 }
+
+/// The `cages` fuzz input of issue 26 (committed to `fuzz/corpus/cages/`): a box shape whose
+/// side overflows. It is refused with a message at the setting, never multiplied out.
+#[test]
+fn the_fuzzed_huge_box_setting_is_refused() {
+    let input = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fuzz/corpus/cages/2e6f9cfab55918cfb3dfef7429af50817d69089d"
+    ))
+    .expect("the committed fuzz input");
+    let text = String::from_utf8(input).expect("text");
+    let entries = format::cages::parse_all(&text, None);
+    let (line, result) = entries.first().expect("one entry");
+    let err = result.as_ref().expect_err("a huge box is refused");
+    assert_eq!((*line, err.position.map(|p| p.line)), (1, Some(1)), "{err}");
+    assert!(err.to_string().contains("5x13244231341221433331"), "{err}");
+}

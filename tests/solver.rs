@@ -11,7 +11,10 @@ use std::sync::Arc;
 
 use sudobot::format::line;
 use sudobot::grid::{Cell, Geometry, Grid, HouseKind};
-use sudobot::solve::{Isa, Verdict, count_classic, count_solutions, count_solutions_with, solve};
+use sudobot::solve::{
+    Budget, Isa, Verdict, count_classic, count_solutions, count_solutions_with,
+    count_solutions_within, solve, solve_within,
+};
 
 const BENCH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/bench/");
 
@@ -267,4 +270,64 @@ fn the_raw_nine_by_nine_entry_agrees_with_count_solutions() {
     assert_eq!(count_classic(&cells, 2, &mut [0; 81]), Some(0));
     cells[1] = 10;
     assert_eq!(count_classic(&cells, 2, &mut [0; 81]), None);
+}
+
+/// The `engines` fuzz input of issue 26 (committed to `fuzz/corpus/engines/`): a 9x9 board,
+/// nearly blank, with no solution. The 9x9 engine refutes it at once; the generic engine (the
+/// same board with the boxes written as a jigsaw) searched for minutes before it branched on
+/// the houses where its dead ends showed.
+#[test]
+fn the_fuzzed_sparse_jigsaw_board_without_solution_is_refuted() {
+    let input = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fuzz/corpus/engines/4259d0bad6c0da2758241a257d70f09ca7e7188d"
+    ))
+    .expect("the committed fuzz input");
+    // As the fuzz target reads it: '1'-'9' a given, any other byte a blank.
+    let cells: Vec<u8> = (0..81)
+        .map(|i| match input.get(i) {
+            Some(&b @ b'1'..=b'9') => b - b'0',
+            _ => 0,
+        })
+        .collect();
+    let classic = Grid::new(Geometry::standard(9).unwrap(), cells.clone()).unwrap();
+    let generic = Grid::new(boxes_as_jigsaw(), cells).unwrap();
+    let a = count_solutions(&classic, 2).unwrap();
+    let b = count_solutions(&generic, 2).unwrap();
+    assert_eq!((a.found, a.exhaustive), (0, true));
+    assert_eq!((b.found, b.exhaustive, b.gave_up), (0, true, false));
+    assert!(b.guesses < 100_000, "{} branch points", b.guesses);
+}
+
+/// Line 11 of the 25x25 benchmark set with r25c3 changed from K to 4 (a value in neither its
+/// row nor its column, issue 26): no solution, which took the generic engine 51 s to prove.
+#[test]
+fn a_spoiled_25x25_puzzle_is_refuted() {
+    let (_, puzzle) =
+        load("sudoku25x25_gen20.txt").into_iter().find(|(n, _)| *n == 11).expect("line 11");
+    let mut cells = puzzle.cells().to_vec();
+    let cell = 24 * 25 + 2;
+    assert_eq!(cells[cell], 20, "r25c3 holds K");
+    cells[cell] = 4;
+    let spoiled = Grid::new(puzzle.geometry_arc().clone(), cells).unwrap();
+    let count = count_solutions(&spoiled, 2).unwrap();
+    assert_eq!((count.found, count.exhaustive), (0, true));
+    assert!(count.guesses < 100_000, "{} branch points", count.guesses);
+}
+
+/// A budget ends a search that would run on: the empty 36x36 grid counted up to a billion
+/// solutions stops at its branch-point budget, says so, and claims nothing exhaustive.
+#[test]
+fn a_search_stops_at_its_budget() {
+    let empty = Grid::empty(Geometry::for_side(36).unwrap());
+    let budget = Budget { guesses: Some(5_000), ..Budget::NONE };
+    let count = count_solutions_within(&empty, 1_000_000_000, &budget).unwrap();
+    assert!(count.gave_up);
+    assert!(!count.exhaustive);
+    assert!(count.found > 0 && count.guesses <= 5_000, "{count:?}");
+    let gave_up = solve_within(&empty, &Budget { guesses: Some(0), ..Budget::NONE });
+    let message = gave_up.expect_err("no branch point allowed").to_string();
+    assert!(message.starts_with("gave up after "), "{message}");
+    // Without a budget the same call answers.
+    assert!(matches!(solve_within(&empty, &Budget::NONE), Ok(Verdict::Multiple(..))));
 }

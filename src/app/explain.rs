@@ -6,7 +6,7 @@ use anyhow::Context;
 use sudobot::logic::{self, json};
 
 use super::Code;
-use super::logic_input::{code_of, one_puzzle, scale, text_of};
+use super::logic_input::{code_of, one_puzzle, scale, text_of, within_max_time};
 use crate::cli::explain::{ExplainArgs, ExplainOutput};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<Code> {
@@ -24,6 +24,10 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Code> {
             return Ok(Code::BadInput);
         }
     };
+    if let Err(gave_up) = within_max_time(&puzzle, &args.read) {
+        eprintln!("sudobot: {gave_up}");
+        return Ok(Code::GaveUp);
+    }
     let path = match logic::explain(&puzzle, scale(args.style.scale)) {
         Ok(p) => p,
         Err(e) => {

@@ -10,7 +10,7 @@ use sudobot::format::{self, Entry};
 use sudobot::logic::{self, Grade, LogicError, Scale};
 
 use super::Code;
-use super::logic_input::{Text, code_of, read_options, scale, text_of};
+use super::logic_input::{Text, code_of, read_options, scale, text_of, within_max_time};
 use crate::cli::grade::GradeArgs;
 
 /// One puzzle's result.
@@ -24,6 +24,7 @@ struct Graded {
 enum Failure {
     Input(format::ParseError),
     Logic(LogicError),
+    GaveUp(sudobot::solve::GaveUp),
 }
 
 pub fn run(args: GradeArgs) -> anyhow::Result<Code> {
@@ -66,7 +67,7 @@ pub fn run(args: GradeArgs) -> anyhow::Result<Code> {
             entries.push((place, e));
         }
     }
-    let results = grade_all(&entries, scale, args.jobs)?;
+    let results = grade_all(&entries, scale, &args)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let printed = results.iter().try_for_each(|g| writeln!(out, "{}", line(g)));
     if let Err(e) = printed.and_then(|()| out.flush())
@@ -84,10 +85,12 @@ pub fn run(args: GradeArgs) -> anyhow::Result<Code> {
             Ok(_) => Code::Success,
             Err(Failure::Input(_)) => Code::BadInput,
             Err(Failure::Logic(e)) => code_of(e),
+            Err(Failure::GaveUp(_)) => Code::GaveUp,
         })
         .max_by_key(|&c| match c {
-            Code::Failure => 4,
-            Code::BadInput => 3,
+            Code::Failure => 5,
+            Code::BadInput => 4,
+            Code::GaveUp => 3,
             Code::NoSolution => 2,
             Code::Multiple => 1,
             _ => 0,
@@ -96,11 +99,14 @@ pub fn run(args: GradeArgs) -> anyhow::Result<Code> {
     Ok(worst)
 }
 
-fn grade_one((place, entry): &(String, Entry), scale: Scale) -> Graded {
+fn grade_one((place, entry): &(String, Entry), scale: Scale, args: &GradeArgs) -> Graded {
     let start = Instant::now();
     let result = match &entry.puzzle {
         Err(e) => Err(Failure::Input(e.clone())),
-        Ok(p) => logic::grade(p, scale).map_err(Failure::Logic),
+        Ok(p) => match within_max_time(p, &args.read) {
+            Err(gave_up) => Err(Failure::GaveUp(gave_up)),
+            Ok(()) => logic::grade(p, scale).map_err(Failure::Logic),
+        },
     };
     Graded { place: place.clone(), result, elapsed: start.elapsed() }
 }
@@ -108,13 +114,13 @@ fn grade_one((place, entry): &(String, Entry), scale: Scale) -> Graded {
 fn grade_all(
     entries: &[(String, Entry)],
     scale: Scale,
-    jobs: Option<u16>,
+    args: &GradeArgs,
 ) -> anyhow::Result<Vec<Graded>> {
     if entries.len() == 1 {
-        return Ok(vec![grade_one(&entries[0], scale)]);
+        return Ok(vec![grade_one(&entries[0], scale, args)]);
     }
     let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = jobs {
+    if let Some(n) = args.jobs {
         builder = builder.num_threads(n.into());
     }
     let pool = builder.build().context("starting the worker threads")?;
@@ -123,7 +129,7 @@ fn grade_all(
         entries
             .par_iter()
             .map(|e| {
-                let g = grade_one(e, scale);
+                let g = grade_one(e, scale, args);
                 bar.inc(1);
                 g
             })
@@ -147,6 +153,7 @@ fn line(g: &Graded) -> String {
         // Parse errors already name their line (and column).
         Err(Failure::Input(e)) => format!("# {e}"),
         Err(Failure::Logic(e)) => format!("# {}: {e}", g.place),
+        Err(Failure::GaveUp(e)) => format!("# {}: {e}", g.place),
     }
 }
 

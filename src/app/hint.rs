@@ -7,7 +7,7 @@ use sudobot::grid::{Cell, Grid};
 use sudobot::logic::{self, Board, LogicError, Step, Technique, json, marks, step::house_name};
 
 use super::Code;
-use super::logic_input::{Text, code_of, geometry, one_puzzle, scale, text_of};
+use super::logic_input::{Text, code_of, geometry, one_puzzle, scale, text_of, within_max_time};
 use crate::cli::explain::ExplainOutput;
 use crate::cli::hint::{HintArgs, Reveal};
 
@@ -26,6 +26,10 @@ pub fn run(args: HintArgs) -> anyhow::Result<Code> {
             return Ok(Code::BadInput);
         }
     };
+    if let Err(gave_up) = within_max_time(&board.to_grid(), &args.read) {
+        eprintln!("sudobot: {gave_up}");
+        return Ok(Code::GaveUp);
+    }
     let step = match logic::hint(&board, scale(args.style.scale)) {
         Ok(Some(step)) => step,
         Ok(None) => {

@@ -9,6 +9,7 @@ use anyhow::Context;
 use sudobot::format::{self, ReadOptions};
 use sudobot::grid::{Geometry, Grid};
 use sudobot::logic::{LogicError, Scale};
+use sudobot::solve::{self, Budget, GaveUp};
 
 use super::Code;
 use crate::cli::grade::{ReadArgs, ScaleArg};
@@ -87,6 +88,14 @@ pub fn scale(s: ScaleArg) -> Scale {
 }
 
 /// The exit code of an engine error.
+/// With `--max-time`, the solver's search for the puzzle's solutions within that time, before
+/// the techniques (which need the unique solution and search for it again: a search already
+/// known to end in time). Without it, nothing.
+pub fn within_max_time(puzzle: &Grid, read: &ReadArgs) -> Result<(), GaveUp> {
+    let Some(time) = read.max_time else { return Ok(()) };
+    solve::solve_within(puzzle, &Budget { time: Some(time), ..Budget::NONE }).map(drop)
+}
+
 pub fn code_of(e: &LogicError) -> Code {
     match e {
         LogicError::Invalid(_) => Code::BadInput,

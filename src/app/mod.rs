@@ -28,6 +28,8 @@ pub enum Code {
     NoSolution = 3,
     /// The puzzle has several solutions.
     Multiple = 4,
+    /// The search went past its budget (`--max-time`).
+    GaveUp = 5,
     /// Interrupted by Ctrl-C.
     Interrupted = 130,
     /// Stopped by SIGTERM.

@@ -10,7 +10,7 @@ use anyhow::Context;
 use rayon::prelude::*;
 use sudobot::format::{self, Chunk, Entry, Format, InputError, LineReader, ReadOptions, pretty};
 use sudobot::grid::{Conflict, Geometry, Grid};
-use sudobot::solve::{self, Count, Verdict};
+use sudobot::solve::{self, Budget, Count, GaveUp, Verdict};
 
 use super::Code;
 use crate::cli::solve::{ColourChoice, OutputFormat, SolveArgs};
@@ -73,6 +73,8 @@ enum Outcome {
     NoSolution,
     /// Counted.
     Counted(Count),
+    /// The search went past `--max-time`.
+    GaveUp(GaveUp),
 }
 
 impl Outcome {
@@ -82,6 +84,7 @@ impl Outcome {
             Outcome::Solved(_) => Code::Success,
             Outcome::Several(..) => Code::Multiple,
             Outcome::NoSolution => Code::NoSolution,
+            Outcome::GaveUp(_) => Code::GaveUp,
             Outcome::Counted(c) => match (c.found, c.exhaustive) {
                 (0, _) => Code::NoSolution,
                 (1, true) => Code::Success,
@@ -99,30 +102,36 @@ struct Done {
     elapsed: Duration,
 }
 
-fn work(entry: Entry, mode: Mode) -> Done {
+fn work(entry: Entry, mode: Mode, budget: &Budget) -> Done {
     let start = Instant::now();
     let outcome = match &entry.puzzle {
         Err(e) => Outcome::BadInput(e.clone()),
         Ok(puzzle) => match mode {
-            Mode::Count(limit) => match solve::count_solutions(puzzle, limit) {
+            Mode::Count(limit) => match solve::count_solutions_within(puzzle, limit, budget) {
+                Ok(count) if count.gave_up => Outcome::GaveUp(GaveUp {
+                    seconds: start.elapsed().as_secs_f64(),
+                    guesses: count.guesses,
+                }),
                 Ok(count) => Outcome::Counted(count),
                 Err(conflict) => Outcome::Invalid(conflict),
             },
-            Mode::Solve | Mode::Check => match solve::solve(puzzle) {
-                Verdict::Unique(g) => Outcome::Solved(g),
-                Verdict::Multiple(a, b) => Outcome::Several(a, b),
-                Verdict::Unsolvable => Outcome::NoSolution,
-                Verdict::Invalid(c) => Outcome::Invalid(c),
+            Mode::Solve | Mode::Check => match solve::solve_within(puzzle, budget) {
+                Err(gave_up) => Outcome::GaveUp(gave_up),
+                Ok(Verdict::Unique(g)) => Outcome::Solved(g),
+                Ok(Verdict::Multiple(a, b)) => Outcome::Several(a, b),
+                Ok(Verdict::Unsolvable) => Outcome::NoSolution,
+                Ok(Verdict::Invalid(c)) => Outcome::Invalid(c),
             },
         },
     };
     Done { line: entry.line, puzzle: entry.puzzle.ok(), outcome, elapsed: start.elapsed() }
 }
 
-/// Worse outcomes first: bad input, then no solution, then several, then solved.
+/// Worse outcomes first: bad input, then gave up, then no solution, then several, then solved.
 fn severity(code: Code) -> u8 {
     match code {
-        Code::BadInput => 3,
+        Code::BadInput => 4,
+        Code::GaveUp => 3,
         Code::NoSolution => 2,
         Code::Multiple => 1,
         _ => 0,
@@ -165,6 +174,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         );
         return Ok(Code::BadInput);
     }
+    let budget = Budget { time: args.max_time, ..Budget::NONE };
     let started = Instant::now();
     let (text, source) = match open_input(&args)? {
         None => {
@@ -183,7 +193,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
             let several = first.puzzle_lines().nth(1).is_some() || !reader.at_end();
             let geometry_fits = options.geometry.is_none() || format == Format::Line;
             if format::is_line_by_line(format) && several && geometry_fits {
-                return stream(reader, first, &options, mode, &args, &source, started);
+                return stream(reader, first, &options, (mode, &budget), &args, &source, started);
             }
             let mut text = first.into_text();
             while !reader.at_end() {
@@ -202,9 +212,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     let printer = printer(&args, batch);
 
     let (results, threads) = if batch {
-        solve_batch(puzzles.entries, mode, args.jobs)?
+        solve_batch(puzzles.entries, (mode, &budget), args.jobs)?
     } else {
-        (puzzles.entries.into_iter().map(|e| work(e, mode)).collect(), 1)
+        (puzzles.entries.into_iter().map(|e| work(e, mode, &budget)).collect(), 1)
     };
 
     let mut out = BufWriter::new(io::stdout().lock());
@@ -344,7 +354,7 @@ fn stream<R: io::BufRead>(
     mut reader: LineReader<R>,
     first: Chunk,
     options: &ReadOptions,
-    mode: Mode,
+    (mode, budget): (Mode, &Budget),
     args: &SolveArgs,
     source: &Source,
     started: Instant,
@@ -384,7 +394,7 @@ fn stream<R: io::BufRead>(
     let timed = args.stats;
     let solve_line = |&(n, l): &(usize, &str)| match fast.then(|| fast_9x9(l, timed)).flatten() {
         Some((solution, elapsed)) => Solved::Plain(n, solution, elapsed),
-        None => Solved::General(work(format::line_entry(l, n, options), mode)),
+        None => Solved::General(work(format::line_entry(l, n, options), mode, budget)),
     };
     let mut results: Vec<Solved> = Vec::new();
     loop {
@@ -477,7 +487,7 @@ fn open_input(args: &SolveArgs) -> anyhow::Result<Option<Input>> {
 /// Solves every puzzle in parallel, results in input order, with a progress bar on a terminal.
 fn solve_batch(
     entries: Vec<Entry>,
-    mode: Mode,
+    (mode, budget): (Mode, &Budget),
     jobs: Option<u16>,
 ) -> anyhow::Result<(Vec<Done>, usize)> {
     let mut builder = rayon::ThreadPoolBuilder::new();
@@ -490,7 +500,7 @@ fn solve_batch(
         entries
             .into_par_iter()
             .map(|e| {
-                let done = work(e, mode);
+                let done = work(e, mode, budget);
                 bar.inc(1);
                 done
             })
@@ -527,6 +537,7 @@ fn print_single(
             }
         }
         (Outcome::Invalid(c), _) => eprintln!("sudobot: {prefix}invalid givens: {c}"),
+        (Outcome::GaveUp(g), _) => eprintln!("sudobot: {prefix}{g}"),
         (Outcome::Counted(count), _) => {
             let plural = if count.found == 1 && count.exhaustive { "" } else { "s" };
             let limit =
@@ -615,6 +626,7 @@ fn print_batch(
             // The parse error already names the line (and column).
             (Outcome::BadInput(e), _) => writeln!(out, "# {e}")?,
             (Outcome::Invalid(c), _) => writeln!(out, "# line {line}: invalid givens: {c}")?,
+            (Outcome::GaveUp(g), _) => writeln!(out, "# line {line}: {g}")?,
             (Outcome::Counted(count), _) => writeln!(out, "{}", count_text(count))?,
             (outcome, Mode::Check) => writeln!(out, "{}", verdict_word(outcome))?,
             (Outcome::NoSolution, _) => writeln!(out, "# line {line}: no solution")?,
@@ -652,6 +664,7 @@ fn summarise(tally: &Tally, mode: Mode, source: &Source) {
     };
     let groups = [
         ("bad input", lines_with(Code::BadInput)),
+        ("gave up", lines_with(Code::GaveUp)),
         ("no solution", lines_with(Code::NoSolution)),
         ("several solutions", lines_with(Code::Multiple)),
     ];

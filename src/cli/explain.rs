@@ -25,7 +25,8 @@ Output (-o json): {\"givens\": \"...\", \"steps\": [{\"technique\", \"text\", \"
 \"value\"}], \"eliminate\": [...]}], \"grade\": {\"scale\", \"level\", \"score\"}}; jigsaw, X and
 unusual box shapes add \"id\", the Solo game ID.
 
-Exit codes: 0 explained, 2 bad input, 3 no solution, 4 several solutions.";
+Exit codes: 0 explained, 2 bad input, 3 no solution, 4 several solutions, 5 gave up (the
+solver went past --max-time).";
 
 /// Output forms of `explain`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

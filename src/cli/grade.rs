@@ -2,10 +2,11 @@
 //! `explain` and `hint`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::solve::{BoxShape, InputFormat, parse_box};
+use super::solve::{BoxShape, InputFormat, parse_box, parse_seconds};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -25,8 +26,9 @@ Scales:
   score  sudobot's own: every technique weighs what finding it takes (measured), the score
          sums the path's steps, and the level follows the score per 81 cells.
 
-Exit codes: 0 all graded, 2 bad input, 3 a puzzle has no solution, 4 several solutions
-(a batch exits with its worst outcome).";
+Exit codes: 0 all graded, 2 bad input, 3 a puzzle has no solution, 4 several solutions,
+5 gave up (the solver went past --max-time; in a batch that line says so and the rest are
+graded); a batch exits with its worst outcome.";
 
 /// Which technique set and grading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -51,6 +53,11 @@ pub struct ReadArgs {
     /// X sudoku: both main diagonals must also hold every value once.
     #[arg(short = 'x', long)]
     pub diagonals: bool,
+
+    /// Give up on a puzzle when finding its solution takes longer than SECONDS (exit code 5)
+    /// [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub max_time: Option<Duration>,
 }
 
 /// Arguments of `sudobot grade`.

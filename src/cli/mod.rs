@@ -32,6 +32,7 @@ Exit codes (every command):
   2    bad input or configuration
   3    the puzzle has no solution
   4    the puzzle has several solutions
+  5    gave up: the search went past --max-time (solve, grade, explain, hint)
   130  interrupted (Ctrl-C)";
 
 /// Solves sudoku where people play it: on web pages (WebDriver) and in Simon Tatham's Solo.

@@ -1,6 +1,7 @@
 //! Arguments of `sudobot solve`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
@@ -90,7 +91,9 @@ Exit codes:
      a bad cage (the cage and the cell named)
   3  no solution
   4  several solutions
-  A batch exits with its worst outcome, in the order 2, 3, 4, 0."
+  5  gave up: the search went past --max-time (in a batch, that puzzle's line says so and
+     the batch goes on)
+  A batch exits with its worst outcome, in the order 2, 5, 3, 4, 0."
 );
 
 /// Arguments of `sudobot solve`.
@@ -159,6 +162,18 @@ pub struct SolveArgs {
     /// Threads for a batch [default: one per core].
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
+
+    /// Give up on a puzzle whose search runs longer than SECONDS (exit code 5) [default: no
+    /// limit].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub max_time: Option<Duration>,
+}
+
+/// `--max-time`: a positive number of seconds (fractions allowed).
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let bad = || format!("'{text}' is not a number of seconds above 0, e.g. 2 or 0.5");
+    let seconds: f64 = text.trim().parse().map_err(|_| bad())?;
+    if seconds > 0.0 { Duration::try_from_secs_f64(seconds).map_err(|_| bad()) } else { Err(bad()) }
 }
 
 /// Input formats as named on the command line.

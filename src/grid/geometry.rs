@@ -77,7 +77,8 @@ pub struct Geometry {
 impl Geometry {
     /// A grid of `width x height` boxes: side `width * height`.
     pub fn boxed(width: usize, height: usize) -> Result<Geometry, GridError> {
-        let side = width * height;
+        // Both factors come from input (`--box`, `box:` lines): saturated, never wrapped.
+        let side = width.saturating_mul(height);
         if width == 0 || height == 0 || !(1..=MAX_SIDE).contains(&side) {
             return Err(GridError::BadBox { width, height });
         }
@@ -297,6 +298,19 @@ mod tests {
         assert_eq!(shape(36), Ok(Some((6, 6))));
         assert_eq!(shape(7), Err(GridError::NoBoxShape { side: 7 }));
         assert_eq!(shape(37), Err(GridError::BadSide { side: 37 }));
+    }
+
+    /// Found by the `cages` fuzz target (issue 26): `box: 5x13244231341221433331` overflowed
+    /// the side's product (a panic with overflow checks on, a wrapped side without).
+    #[test]
+    fn a_huge_box_shape_is_refused_not_overflowed() {
+        let height = 13_244_231_341_221_433_331;
+        assert_eq!(Geometry::boxed(5, height), Err(GridError::BadBox { width: 5, height }));
+        assert_eq!(
+            Geometry::boxed(usize::MAX, usize::MAX),
+            Err(GridError::BadBox { width: usize::MAX, height: usize::MAX })
+        );
+        assert!(Geometry::boxed(6, 6).is_ok());
     }
 
     #[test]

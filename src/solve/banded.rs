@@ -500,6 +500,9 @@ fn explore<const W: usize, const H: usize, R: Report>(
                     return guesses;
                 }
             } else {
+                if !sink.branch() {
+                    return guesses;
+                }
                 guesses += 1;
                 let (band, bit) = board.branch_cell(pairs);
                 let mut values = 0u32;

@@ -28,7 +28,6 @@
 //! from the descriptions for this project.
 
 use super::Report;
-use super::isa::{self, Isa};
 
 /// Mask of one row of a band word.
 const ROW: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
@@ -565,13 +564,6 @@ fn explore<R: Report>(sink: &mut R, mut board: Board) -> u64 {
             branch.apply(&mut board, p);
         }
     }
-}
-
-/// Reports solutions of a classic 9x9 puzzle (81 values in reading order, 0 for blank, every
-/// value at most 9) to `sink`, searching with the instructions of `isa` (see [`isa`]); returns
-/// the number of branch points.
-pub(super) fn search<R: Report>(cells: &[u8; 81], sink: &mut R, isa: Isa) -> u64 {
-    isa::classic(isa, sink, cells)
 }
 
 /// The board of the givens, then the search (compiled once per level in [`isa`], the givens'

@@ -30,6 +30,8 @@ struct Tables {
     peers: Vec<Vec<u16>>,
     /// Every house as cell indices.
     houses: Vec<Vec<u16>>,
+    /// The houses of each cell.
+    houses_of: Vec<Vec<u16>>,
     /// Intersections of a line (row or column) with a region.
     segments: Vec<Segment>,
     /// For each region, then each line: the segments it is cut into, in groups (by region for
@@ -70,14 +72,14 @@ impl Tables {
         let mut houses_of = vec![Vec::new(); n];
         for (h, house) in houses.iter().enumerate() {
             for &c in house {
-                houses_of[c as usize].push(h);
+                houses_of[c as usize].push(h as u16);
             }
         }
         let mut mark = vec![usize::MAX; n];
         for (cell, list) in peers.iter_mut().enumerate() {
             mark[cell] = cell;
             for &h in &houses_of[cell] {
-                for &p in &houses[h] {
+                for &p in &houses[h as usize] {
                     if mark[p as usize] != cell {
                         mark[p as usize] = cell;
                         list.push(p);
@@ -88,7 +90,7 @@ impl Tables {
         let side = g.side();
         let full = if side == 64 { u64::MAX } else { (1u64 << side) - 1 };
         let (segments, groups) = locked_candidate_tables(g);
-        Tables { side, full, peers, houses, segments, groups }
+        Tables { side, full, peers, houses, houses_of, segments, groups }
     }
 }
 
@@ -194,8 +196,38 @@ struct State {
     unsolved: usize,
 }
 
+/// A dead end, and where it showed.
 enum Dead {
-    Contradiction,
+    /// A house with a value that has no place left.
+    House(usize),
+    /// A cell with no value left (or two values forced into it).
+    Cell(usize),
+}
+
+/// How often each house took part in a dead end, so far in this search: branching prefers
+/// cells in the houses that fail most (the "weighted degree" of constraint solvers), so a
+/// search that meets the same contradiction again and again (a board without a solution, or a
+/// wrong early guess) turns to the part of the board that causes it instead of enumerating
+/// the rest of the board under it.
+struct Heat {
+    house: Vec<u32>,
+}
+
+impl Heat {
+    fn record(&mut self, t: &Tables, dead: Dead) {
+        match dead {
+            Dead::House(h) => self.house[h] = self.house[h].saturating_add(1),
+            Dead::Cell(c) => {
+                for &h in &t.houses_of[c] {
+                    self.house[h as usize] = self.house[h as usize].saturating_add(1);
+                }
+            }
+        }
+    }
+
+    fn of_cell(&self, t: &Tables, cell: usize) -> u64 {
+        t.houses_of[cell].iter().map(|&h| self.house[h as usize] as u64).sum()
+    }
 }
 
 thread_local! {
@@ -219,8 +251,19 @@ fn tables_for(puzzle: &Grid) -> Rc<Tables> {
     })
 }
 
+/// Branch points of the first run before a restart; each further run may take half as many
+/// again as the one before.
+const FIRST_RUN: u64 = 200;
+
 /// Depth-first search reporting every solution to `sink` until it has enough. Returns the
 /// number of branch points.
+///
+/// Until a first solution turns up, the search restarts from the givens after a growing number
+/// of branch points, keeping the heat of the houses (see [`Heat`]): on a thin board a wrong
+/// early guess can hide a subtree without solutions that takes minutes to exhaust, and a fresh
+/// start that branches first where the dead ends showed avoids it. A run that finds a solution
+/// goes on to the end, so solutions are reported once each, in that run's order; a run that
+/// ends without reaching its cutoff was exhaustive, so "no solution" is proven.
 pub(super) fn search(puzzle: &Grid, sink: &mut Sink) -> u64 {
     if !sink.wants_more() {
         return 0;
@@ -235,63 +278,146 @@ pub(super) fn search(puzzle: &Grid, sink: &mut Sink) -> u64 {
             return 0;
         }
     }
-    let mut guesses = 0;
-    recurse(t, &mut vec![state], 0, puzzle, sink, &mut guesses);
-    guesses
+    let mut search = Search {
+        t,
+        puzzle,
+        sink,
+        guesses: 0,
+        heat: Heat { house: vec![1; t.houses.len()] },
+        cutoff: FIRST_RUN,
+        restart: false,
+    };
+    let mut run = FIRST_RUN;
+    let mut pool = vec![state];
+    loop {
+        pool.truncate(1);
+        search.restart = false;
+        search.recurse(&mut pool, 0);
+        if !search.restart {
+            return search.guesses;
+        }
+        run += run / 2;
+        search.cutoff = search.guesses.saturating_add(run);
+    }
 }
 
-fn recurse(
-    t: &Tables,
-    pool: &mut Vec<State>,
-    depth: usize,
-    puzzle: &Grid,
-    sink: &mut Sink,
-    guesses: &mut u64,
-) -> bool {
-    if propagate(t, &mut pool[depth]).is_err() {
-        return true;
-    }
-    let state = &pool[depth];
-    if state.unsolved == 0 {
-        return sink.accept(puzzle, &state.value);
-    }
-    // Minimum remaining values; ties go to the first cell in reading order.
-    let mut best = usize::MAX;
-    let mut best_count = u32::MAX;
-    for (i, &c) in state.cand.iter().enumerate() {
-        if state.value[i] == 0 {
-            let k = c.count_ones();
-            if k < best_count {
-                best_count = k;
-                best = i;
-                if k == 2 {
-                    break;
+/// One search: the tables, where solutions go, and what the runs so far learned.
+struct Search<'a> {
+    t: &'a Tables,
+    puzzle: &'a Grid,
+    sink: &'a mut Sink,
+    guesses: u64,
+    heat: Heat,
+    /// The branch-point count at which a run without a solution yet starts over.
+    cutoff: u64,
+    /// Whether the run stopped to start over.
+    restart: bool,
+}
+
+impl Search<'_> {
+    /// Searches below `pool[depth]`; returns whether to go on (false once the sink has enough,
+    /// the budget is spent or the run starts over).
+    fn recurse(&mut self, pool: &mut Vec<State>, depth: usize) -> bool {
+        let t = self.t;
+        if let Err(dead) = propagate(t, &mut pool[depth]) {
+            self.heat.record(t, dead);
+            return true;
+        }
+        let state = &pool[depth];
+        if state.unsolved == 0 {
+            return self.sink.accept(self.puzzle, &state.value);
+        }
+        if self.sink.found == 0 && self.guesses >= self.cutoff {
+            self.restart = true;
+            return false;
+        }
+        let branch = choose(t, state, &self.heat);
+        if !self.sink.branch() {
+            return false;
+        }
+        self.guesses += 1;
+        // One reusable state per depth: branching copies into it instead of allocating.
+        if pool.len() == depth + 1 {
+            let copy = pool[depth].clone();
+            pool.push(copy);
+        }
+        let mut stack = Vec::new();
+        for (cell, v) in branch {
+            let (parents, children) = pool.split_at_mut(depth + 1);
+            let child = &mut children[0];
+            child.copy_from(&parents[depth]);
+            stack.clear();
+            match place(t, child, cell, v, &mut stack) {
+                Err(dead) => self.heat.record(t, dead),
+                Ok(()) => {
+                    if !self.recurse(pool, depth + 1) {
+                        return false;
+                    }
                 }
             }
         }
+        true
     }
-    *guesses += 1;
-    let mut options = state.cand[best];
-    // One reusable state per depth: branching copies into it instead of allocating.
-    if pool.len() == depth + 1 {
-        let copy = pool[depth].clone();
-        pool.push(copy);
-    }
-    let mut stack = Vec::new();
-    while options != 0 {
-        let bit = options & options.wrapping_neg();
-        options &= options - 1;
-        let (parents, children) = pool.split_at_mut(depth + 1);
-        let child = &mut children[0];
-        child.copy_from(&parents[depth]);
-        stack.clear();
-        if place(t, child, best, bit.trailing_zeros() as u8 + 1, &mut stack).is_ok()
-            && !recurse(t, pool, depth + 1, puzzle, sink, guesses)
-        {
-            return false;
+}
+
+/// The branch of a node: the open cell with the fewest candidates per unit of heat (ties to the
+/// first in reading order); when that cell has more than two candidates, a value with exactly
+/// two places in a house splits the search in two instead (the hottest such house, then the
+/// lowest value).
+fn choose(t: &Tables, s: &State, heat: &Heat) -> Vec<(usize, u8)> {
+    let (mut best, mut best_count, mut best_heat) = (usize::MAX, u64::MAX, 1u64);
+    for (i, &c) in s.cand.iter().enumerate() {
+        if s.value[i] == 0 {
+            let k = c.count_ones() as u64;
+            let h = heat.of_cell(t, i);
+            // k / h < best_count / best_heat, without division.
+            if best == usize::MAX || k * best_heat < best_count * h {
+                (best, best_count, best_heat) = (i, k, h);
+            }
         }
     }
-    true
+    if best_count <= 2 {
+        return cell_options(t, s, best);
+    }
+    let mut pair: Option<(u32, usize, u64)> = None;
+    for (h, house) in t.houses.iter().enumerate() {
+        let (mut once, mut twice, mut thrice) = (0u64, 0u64, 0u64);
+        for &c in house {
+            let c = c as usize;
+            let m = s.cand[c] & 0u64.wrapping_sub((s.value[c] == 0) as u64);
+            thrice |= twice & m;
+            twice |= once & m;
+            once |= m;
+        }
+        let two = twice & !thrice;
+        if two != 0 && pair.is_none_or(|(w, _, _)| heat.house[h] > w) {
+            pair = Some((heat.house[h], h, two & two.wrapping_neg()));
+        }
+    }
+    let Some((_, h, bit)) = pair else { return cell_options(t, s, best) };
+    let v = bit.trailing_zeros() as u8 + 1;
+    t.houses[h]
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| s.value[c] == 0 && s.cand[c] & bit != 0)
+        .map(|c| (c, v))
+        .collect()
+}
+
+/// The values of `cell`, those left open in the fewest of its peers first (the value that
+/// takes the least from the rest of the board, and the one its houses have the fewest other
+/// places for): on boards with many solutions the first guess is then usually right.
+fn cell_options(t: &Tables, s: &State, cell: usize) -> Vec<(usize, u8)> {
+    let mut options: Vec<(u32, u8)> = Vec::new();
+    let mut left = s.cand[cell];
+    while left != 0 {
+        let bit = left & left.wrapping_neg();
+        left &= left - 1;
+        let peers = t.peers[cell].iter().filter(|&&p| s.cand[p as usize] & bit != 0).count();
+        options.push((peers as u32, bit.trailing_zeros() as u8 + 1));
+    }
+    options.sort_unstable();
+    options.into_iter().map(|(_, v)| (cell, v)).collect()
 }
 
 impl State {
@@ -315,12 +441,12 @@ fn place(
         let bit = 1u64 << (v - 1);
         if s.value[cell] != 0 {
             if s.value[cell] != v {
-                return Err(Dead::Contradiction);
+                return Err(Dead::Cell(cell));
             }
             continue;
         }
         if s.cand[cell] & bit == 0 {
-            return Err(Dead::Contradiction);
+            return Err(Dead::Cell(cell));
         }
         s.value[cell] = v;
         s.cand[cell] = bit;
@@ -332,7 +458,7 @@ fn place(
                 let c = c & !bit;
                 s.cand[p] = c;
                 if c == 0 {
-                    return Err(Dead::Contradiction);
+                    return Err(Dead::Cell(p));
                 }
                 if c & (c - 1) == 0 && s.value[p] == 0 {
                     stack.push((p, c.trailing_zeros() as u8 + 1));
@@ -348,7 +474,7 @@ fn propagate(t: &Tables, s: &mut State) -> Result<(), Dead> {
     let mut stack = Vec::new();
     loop {
         let mut progress = false;
-        for house in &t.houses {
+        for (h, house) in t.houses.iter().enumerate() {
             let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
             for &c in house {
                 let m = s.cand[c as usize];
@@ -357,7 +483,7 @@ fn propagate(t: &Tables, s: &mut State) -> Result<(), Dead> {
                 once |= m;
             }
             if once != t.full {
-                return Err(Dead::Contradiction);
+                return Err(Dead::House(h));
             }
             // Values already placed in the house occur once too; they are not news.
             let mut hidden = once & !twice & !placed;
@@ -435,7 +561,7 @@ fn locked_candidates(
                 if cand & locked != 0 {
                     let left = cand & !locked;
                     if left == 0 {
-                        return Err(Dead::Contradiction);
+                        return Err(Dead::Cell(c));
                     }
                     s.cand[c] = left;
                     changed = true;

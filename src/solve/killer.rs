@@ -237,6 +237,9 @@ fn recurse(
             }
         }
     }
+    if !sink.branch() {
+        return false;
+    }
     *guesses += 1;
     let mut options = state.cand[best];
     if pool.len() == depth + 1 {

@@ -32,6 +32,8 @@ mod killer;
 
 pub use isa::{AVX2, AVX512, Isa};
 
+use std::time::{Duration, Instant};
+
 use crate::grid::{Conflict, Grid};
 
 /// What a puzzle turned out to be.
@@ -68,20 +70,66 @@ pub struct Count {
     pub examples: Vec<Grid>,
     /// Branch points the search went through.
     pub guesses: u64,
+    /// Whether the search stopped because its [`Budget`] ran out (then `found` is a lower
+    /// bound and `exhaustive` is false).
+    pub gave_up: bool,
+}
+
+/// Limits on one search, for callers that must answer in bounded time. A search past its
+/// budget stops and reports [`Count::gave_up`]. The default is no limit.
+///
+/// The time is checked every [`Budget::CHECK_EVERY`] branch points, so a search may run a
+/// little past it. The plain 9x9 engine (whose worst case is milliseconds) does not check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall-clock time from the start of the search.
+    pub time: Option<Duration>,
+    /// Branch points.
+    pub guesses: Option<u64>,
+}
+
+impl Budget {
+    /// Branch points between two looks at the clock.
+    pub const CHECK_EVERY: u64 = 256;
+
+    /// No limit.
+    pub const NONE: Budget = Budget { time: None, guesses: None };
+}
+
+/// A search that ran out of its [`Budget`].
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("gave up after {seconds:.1} s: the search went past its budget ({guesses} branch points)")]
+pub struct GaveUp {
+    /// Seconds spent.
+    pub seconds: f64,
+    /// Branch points gone through.
+    pub guesses: u64,
+}
+
+/// [`solve`] within a budget: [`GaveUp`] when the budget ran out first.
+pub fn solve_within(puzzle: &Grid, budget: &Budget) -> Result<Verdict, GaveUp> {
+    let start = Instant::now();
+    match count_solutions_within(puzzle, 2, budget) {
+        Err(conflict) => Ok(Verdict::Invalid(conflict)),
+        Ok(count) if count.gave_up => {
+            Err(GaveUp { seconds: start.elapsed().as_secs_f64(), guesses: count.guesses })
+        }
+        Ok(count) => {
+            let mut examples = count.examples.into_iter();
+            Ok(match (examples.next(), examples.next()) {
+                (None, _) => Verdict::Unsolvable,
+                (Some(a), None) => Verdict::Unique(a),
+                (Some(a), Some(b)) => Verdict::Multiple(a, b),
+            })
+        }
+    }
 }
 
 /// Solves a puzzle, counting up to two solutions.
 pub fn solve(puzzle: &Grid) -> Verdict {
-    match count_solutions(puzzle, 2) {
-        Err(conflict) => Verdict::Invalid(conflict),
-        Ok(count) => {
-            let mut examples = count.examples.into_iter();
-            match (examples.next(), examples.next()) {
-                (None, _) => Verdict::Unsolvable,
-                (Some(a), None) => Verdict::Unique(a),
-                (Some(a), Some(b)) => Verdict::Multiple(a, b),
-            }
-        }
+    match solve_within(puzzle, &Budget::NONE) {
+        Ok(verdict) => verdict,
+        Err(_) => unreachable!("a search without a budget never gives up"),
     }
 }
 
@@ -92,16 +140,30 @@ pub fn count_solutions(puzzle: &Grid, limit: u64) -> Result<Count, Conflict> {
     count_solutions_with(puzzle, limit, Isa::detected())
 }
 
+/// [`count_solutions`] within a budget: a search that runs out stops with what it found so
+/// far and [`Count::gave_up`] set.
+pub fn count_solutions_within(
+    puzzle: &Grid,
+    limit: u64,
+    budget: &Budget,
+) -> Result<Count, Conflict> {
+    count_within(puzzle, limit, Isa::detected(), budget)
+}
+
 /// [`count_solutions`] on a chosen instruction-set level (or the highest supported one below
 /// it): every level gives the same result, so this is for tests and benchmarks.
 pub fn count_solutions_with(puzzle: &Grid, limit: u64, isa: Isa) -> Result<Count, Conflict> {
+    count_within(puzzle, limit, isa, &Budget::NONE)
+}
+
+fn count_within(puzzle: &Grid, limit: u64, isa: Isa, budget: &Budget) -> Result<Count, Conflict> {
     let classic = puzzle.geometry().is_classic();
     // The 9x9 engine finds no solution for givens that conflict (every given is fixed in its
     // cell, and a solution breaks no house), so there the check waits until nothing is found.
     if !classic && let Some(conflict) = puzzle.conflict() {
         return Err(conflict);
     }
-    let mut sink = Sink { limit, found: 0, examples: Vec::new() };
+    let mut sink = Sink { limit, found: 0, examples: Vec::new(), meter: Meter::new(budget) };
     let guesses = if puzzle.geometry().is_killer() {
         killer::search(puzzle, &mut sink)
     } else if classic && !sink.wants_more() {
@@ -109,7 +171,7 @@ pub fn count_solutions_with(puzzle: &Grid, limit: u64, isa: Isa) -> Result<Count
     } else if classic {
         let cells: &[u8; 81] =
             puzzle.cells().try_into().expect("a classic grid has 81 cells, each at most 9");
-        classic::search(cells, &mut GridReport { sink: &mut sink, puzzle }, isa)
+        isa::classic(isa, &mut GridReport { sink: &mut sink, puzzle }, cells)
     } else if let Some((width, height)) = banded_shape(puzzle.geometry()) {
         banded::search(width, height, puzzle.cells(), &mut GridReport { sink: &mut sink, puzzle })
     } else {
@@ -123,9 +185,10 @@ pub fn count_solutions_with(puzzle: &Grid, limit: u64, isa: Isa) -> Result<Count
     }
     Ok(Count {
         found: sink.found,
-        exhaustive: sink.found < limit,
+        exhaustive: sink.found < limit && !sink.meter.gave_up,
         examples: sink.examples,
         guesses,
+        gave_up: sink.meter.gave_up,
     })
 }
 
@@ -151,7 +214,7 @@ pub fn count_classic(cells: &[u8; 81], limit: u64, first: &mut [u8; 81]) -> Opti
     }
     let mut report = RawReport { limit, found: 0, first };
     if limit > 0 {
-        classic::search(cells, &mut report, Isa::detected());
+        isa::classic(Isa::detected(), &mut report, cells);
     }
     Some(report.found)
 }
@@ -160,6 +223,12 @@ pub fn count_classic(cells: &[u8; 81], limit: u64, first: &mut [u8; 81]) -> Opti
 /// search should go on.
 pub(crate) trait Report {
     fn accept(&mut self, values: &[u8]) -> bool;
+
+    /// Called at each branch point of engines whose worst case is long; returns whether the
+    /// search may go on (false once the budget is spent).
+    fn branch(&mut self) -> bool {
+        true
+    }
 }
 
 /// Solutions of a [`Grid`] into a [`Sink`].
@@ -171,6 +240,10 @@ struct GridReport<'a> {
 impl Report for GridReport<'_> {
     fn accept(&mut self, values: &[u8]) -> bool {
         self.sink.accept(self.puzzle, values)
+    }
+
+    fn branch(&mut self) -> bool {
+        self.sink.branch()
     }
 }
 
@@ -196,9 +269,52 @@ pub(crate) struct Sink {
     limit: u64,
     found: u64,
     examples: Vec<Grid>,
+    meter: Meter,
+}
+
+/// A [`Budget`] being spent: branch points counted, the clock read every
+/// [`Budget::CHECK_EVERY`] of them.
+struct Meter {
+    deadline: Option<Instant>,
+    guesses_left: u64,
+    until_clock: u64,
+    gave_up: bool,
+}
+
+impl Meter {
+    fn new(budget: &Budget) -> Meter {
+        Meter {
+            deadline: budget.time.and_then(|t| Instant::now().checked_add(t)),
+            guesses_left: budget.guesses.unwrap_or(u64::MAX),
+            until_clock: Budget::CHECK_EVERY,
+            gave_up: false,
+        }
+    }
+
+    /// One more branch point; returns whether the search may go on.
+    fn branch(&mut self) -> bool {
+        if self.guesses_left == 0 {
+            self.gave_up = true;
+            return false;
+        }
+        self.guesses_left -= 1;
+        self.until_clock -= 1;
+        if self.until_clock == 0 {
+            self.until_clock = Budget::CHECK_EVERY;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.gave_up = true;
+            }
+        }
+        !self.gave_up
+    }
 }
 
 impl Sink {
+    /// One more branch point; returns whether the search may go on.
+    fn branch(&mut self) -> bool {
+        self.meter.branch()
+    }
+
     fn wants_more(&self) -> bool {
         self.found < self.limit
     }
