@@ -38,6 +38,22 @@ pub enum Code {
     HungUp = 129,
 }
 
+impl Code {
+    /// Every code, in the order `--help` lists them.
+    #[cfg(test)]
+    const ALL: [Code; 9] = [
+        Code::Success,
+        Code::Failure,
+        Code::BadInput,
+        Code::NoSolution,
+        Code::Multiple,
+        Code::GaveUp,
+        Code::HungUp,
+        Code::Interrupted,
+        Code::Terminated,
+    ];
+}
+
 /// Runs the command and returns the process exit code, printing any error as `sudobot: ...`.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
@@ -113,4 +129,31 @@ fn classify(err: &anyhow::Error) -> Code {
         }
     }
     Code::Failure
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Code;
+    use crate::cli::{AFTER_HELP, Cli};
+
+    /// The exit codes are defined here once; the help texts that list them must not drift from
+    /// it (the top-level table once missed 129 and 143).
+    #[test]
+    fn every_exit_code_is_in_the_help() {
+        let table = AFTER_HELP.split("Exit codes").nth(1).expect("an exit code table");
+        let listed: Vec<u8> =
+            table.lines().filter_map(|l| l.split_whitespace().next()?.parse().ok()).collect();
+        let all: Vec<u8> = Code::ALL.iter().map(|&c| c as u8).collect();
+        assert_eq!(listed, all, "{table}");
+        // The bots stop on signals: their own help names the three codes.
+        for bot in ["web", "desktop"] {
+            let mut cli = Cli::command();
+            let help = cli.find_subcommand_mut(bot).expect(bot).render_long_help().to_string();
+            for code in [Code::HungUp, Code::Interrupted, Code::Terminated] {
+                assert!(help.contains(&format!("{} ", code as u8)), "{bot}: {code:?}\n{help}");
+            }
+        }
+    }
 }

@@ -13,7 +13,9 @@ use std::ffi::OsString;
 
 use clap::{Args, FromArgMatches, Parser, Subcommand};
 
-const AFTER_HELP: &str = "\
+/// The top-level help's end: examples and the exit codes of every command (`app::Code`; a
+/// test there checks that each code is listed).
+pub(crate) const AFTER_HELP: &str = "\
 Examples:
   sudobot web --site demo                       # the embedded practice site, offline
   sudobot web --site sudoku.name --difficulty 4
@@ -33,7 +35,9 @@ Exit codes (every command):
   3    the puzzle has no solution
   4    the puzzle has several solutions
   5    gave up: the search went past --max-time (solve, grade, explain, hint)
-  130  interrupted (Ctrl-C)";
+  129  stopped by SIGHUP (web, desktop)
+  130  interrupted (Ctrl-C; Esc in desktop)
+  143  stopped by SIGTERM (web, desktop)";
 
 /// Solves sudoku where people play it: on web pages (WebDriver) and in Simon Tatham's Solo.
 #[derive(Debug, Parser)]
