@@ -119,22 +119,17 @@ fn marks_that_contradict_a_given_are_refused() {
         .chars()
         .map(|c| if c == '.' { "123456789".to_string() } else { c.to_string() })
         .collect();
-    let fitting = cells.chunks(9).map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
-    sudobot().args(["hint", "--marks", &fitting, PUZZLE]).assert().success();
-    cells[0] = "5".into();
-    let placed = cells.chunks(9).map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
-    sudobot()
-        .args(["hint", "--marks", &placed, PUZZLE])
-        .assert()
-        .code(2)
-        .stderr("sudobot: --marks: r1c1 is given as 4, but the marks place 5 there\n");
-    cells[0] = "1235".into();
-    let left_out = cells.chunks(9).map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
-    sudobot()
-        .args(["hint", "--marks", &left_out, PUZZLE])
-        .assert()
-        .code(2)
-        .stderr("sudobot: --marks: r1c1 is given as 4, but its marks 1235 leave 4 out\n");
+    let grid =
+        |cells: &[String]| cells.chunks(9).map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
+    sudobot().args(["hint", "--marks", &grid(&cells), PUZZLE]).assert().success();
+    for (r1c1, why) in [("5", "the marks place 5 there"), ("1235", "its marks 1235 leave 4 out")] {
+        cells[0] = r1c1.into();
+        sudobot()
+            .args(["hint", "--marks", &grid(&cells), PUZZLE])
+            .assert()
+            .code(2)
+            .stderr(format!("sudobot: --marks: r1c1 is given as 4, but {why}\n"));
+    }
 }
 
 #[test]
