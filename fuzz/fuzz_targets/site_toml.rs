@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
                     let _ = site.url_for(&value, None);
                 }
             }
-            let _ = sudobot::web::read::read_args(&site);
+            let _ = sudobot::web::read::ReadArgs::new(&site);
         }
         Err(SiteError::Parse { message, .. }) => assert_toml_position_inside(text, &message),
         Err(_) => {}
