@@ -104,6 +104,14 @@ impl Platform {
         }
     }
 
+    /// Whether the save dialog's file name field can be copied back to check it before Save.
+    /// Solo's Win32 save dialog under Wine gives no copy of it (Ctrl+A, Ctrl+C left the
+    /// clipboard unchanged for 2 s and more, measured), so there only the game lock keeps a
+    /// second bot's name out.
+    pub fn save_field_copies(self) -> bool {
+        self == Platform::Gtk
+    }
+
     /// The line ending of the Copy text.
     pub fn line_ending(self) -> &'static str {
         match self {

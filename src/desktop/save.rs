@@ -176,10 +176,7 @@ fn try_save<D: Desktop + ?Sized>(
             }
             send_keys(d, opts, &[Key::Ctrl('a'), Key::Ctrl('v')])?;
             d.pause(settle(opts.platform));
-            // Solo's Win32 save dialog under Wine gives no copy of its file name field (Ctrl+A,
-            // Ctrl+C leave the clipboard unchanged for 2 s and more, measured), so the field is
-            // checked on GTK only; on Win32 the game lock still keeps a second bot away.
-            if opts.platform == Platform::Gtk && !field_holds(d, opts, &name)? {
+            if opts.platform.save_field_copies() && !field_holds(d, opts, &name)? {
                 // Another program's text was pasted (or none): paste the path again.
                 tracing::debug!("the save dialog's field is not the path: pasting again");
                 d.set_clipboard_text(&name)?;
