@@ -322,6 +322,9 @@ impl WebRun {
         }
         let summary = pool::summarize(&run.finished, run.elapsed);
         let what = match self.mode {
+            Mode::Solve | Mode::Thinking(_) if self.site.completion.success.read_back => {
+                "solved and read back (no confirmation from the page is known)"
+            }
             Mode::Solve | Mode::Thinking(_) => "solved and confirmed",
             Mode::DryRun => "solved (dry run: nothing typed)",
             Mode::Hint(_) => "read and given a hint (nothing typed)",

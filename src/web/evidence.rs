@@ -10,7 +10,7 @@ use thirtyfour::prelude::*;
 
 use super::play::short;
 use super::read::{self, ReadArgs};
-use super::site::{SIDE, Site, frame_index};
+use super::site::{Site, frame_index};
 
 /// Writes `error.txt`, `url.txt`, `screenshot.png`, `frame.html` (the current browsing context,
 /// where the board is) and `page.html` (the top document) into `dir`, creating it. Returns the
@@ -117,7 +117,7 @@ pub async fn check_page(
     }
     let sel = &site.board.cells;
     let cells = count(driver, sel).await;
-    line("board.cells", describe_count(sel, &cells), cells == Ok(SIDE * SIDE));
+    line("board.cells", describe_count(sel, &cells), cells == Ok(site.cell_count()));
     if let Some(ids) = site.cell_ids() {
         let found: Result<usize, String> = driver
             .execute(
@@ -145,7 +145,7 @@ pub async fn check_page(
             .await
             .map_err(|e| short(&e))
             .and_then(|c| read::from_script(site, c).map_err(|e| e.to_string()));
-        let enough = matches!(&read, Ok(b) if b.givens() >= site.board.min_givens);
+        let enough = matches!(&read, Ok(b) if b.givens() >= site.min_givens());
         if enough || started.elapsed() >= bound {
             break read;
         }
@@ -154,10 +154,10 @@ pub async fn check_page(
     match givens {
         Ok(board) => {
             let n = board.givens();
-            let ok = n >= site.board.min_givens;
+            let ok = n >= site.min_givens();
             line(
                 "board.given",
-                format!("{n} givens hold a digit (min_givens = {})", site.board.min_givens),
+                format!("{n} givens hold a digit (min_givens = {})", site.min_givens()),
                 ok,
             );
         }

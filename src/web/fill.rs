@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use thirtyfour::prelude::*;
 
-use super::read::PageBoard;
+use super::read::{PageBoard, symbol_key};
 use super::site::Strategy;
 
 /// One cell to type.
@@ -32,7 +32,7 @@ pub fn plan(board: &PageBoard, solution: &[u8]) -> Vec<Target> {
         .dom_order
         .iter()
         .copied()
-        .filter(|&i| !board.given[i] && board.raw[i] != solution[i].to_string())
+        .filter(|&i| !board.given[i] && board.digit(i) != solution[i])
         .map(|i| Target { index: i, digit: solution[i], clear: board.raw[i].chars().count() })
         .collect()
 }
@@ -51,15 +51,17 @@ pub enum Route {
     Click,
 }
 
-/// The keys for one target: delete a wrong value, then the digit.
-fn keys_for(target: &Target, out: &mut String) {
-    if target.clear > 0 {
+/// The keys for one target: delete a wrong value (in a text field), then the symbol. A cell
+/// that is clicked gets the symbol alone (digits and letters only): it replaces what the cell
+/// showed.
+fn keys_for(target: &Target, field: bool, out: &mut String) {
+    if field && target.clear > 0 {
         out.push(char::from(Key::End));
         for _ in 0..target.clear {
             out.push(char::from(Key::Backspace));
         }
     }
-    out.push(char::from(b'0' + target.digit));
+    out.push(symbol_key(target.digit));
 }
 
 /// Types the plan with the site's strategy along `route`. With `chunk > 0` the Tab walk is sent
@@ -78,8 +80,9 @@ pub async fn type_plan(
     }
     match (strategy, route) {
         (Strategy::Keys | Strategy::Actions, Route::Click) => {
-            type_with_clicks(driver, cells, targets).await
+            type_with_clicks(driver, cells, targets, true).await
         }
+        (Strategy::Click, _) => type_with_clicks(driver, cells, targets, false).await,
         (Strategy::Keys, Route::Tab { order, steps }) => {
             type_with_tab(driver, true, order, steps, cells, targets, chunk).await
         }
@@ -91,7 +94,7 @@ pub async fn type_plan(
                 let el = &cells[t.index];
                 el.click().await?;
                 let mut keys = String::new();
-                keys_for(t, &mut keys);
+                keys_for(t, true, &mut keys);
                 el.send_keys(keys).await?;
             }
             Ok(())
@@ -120,7 +123,7 @@ async fn type_with_tab(
             if k > 0 {
                 keys.extend(std::iter::repeat_n(char::from(Key::Tab), steps[k - 1]));
             }
-            keys_for(&targets[t], &mut keys);
+            keys_for(&targets[t], true, &mut keys);
         }
         return driver
             .action_chain_with_delay(None, Some(Duration::ZERO))
@@ -141,7 +144,7 @@ async fn type_with_tab(
                 let step = steps[c * chunk + k - 1];
                 keys.extend(std::iter::repeat_n(char::from(Key::Tab), step));
             }
-            keys_for(&targets[t], &mut keys);
+            keys_for(&targets[t], true, &mut keys);
         }
         cells[targets[part[0]].index].send_keys(keys).await?;
     }
@@ -151,6 +154,8 @@ async fn type_with_tab(
 /// Show-thinking: before each target, `tell` gets the texts of its steps (`notes`, one list per
 /// target), then the cell is clicked and typed, then the user's pause (`delay`) follows.
 pub async fn type_thinking(
+    driver: &WebDriver,
+    field: bool,
     cells: &[WebElement],
     targets: &[Target],
     notes: &[Vec<String>],
@@ -162,10 +167,14 @@ pub async fn type_thinking(
             tell(text);
         }
         let el = &cells[t.index];
-        el.click().await?;
         let mut keys = String::new();
-        keys_for(t, &mut keys);
-        el.send_keys(keys).await?;
+        keys_for(t, field, &mut keys);
+        if field {
+            el.click().await?;
+            el.send_keys(keys).await?;
+        } else {
+            type_with_clicks(driver, cells, std::slice::from_ref(t), false).await?;
+        }
         if !delay.is_zero() {
             tokio::time::sleep(delay).await;
         }
@@ -173,16 +182,18 @@ pub async fn type_thinking(
     Ok(())
 }
 
-/// Click each target and type into it: one chain, for pages whose Tab order leaves the board.
+/// Click each target's centre and type into it: one chain, for pages whose Tab order leaves the
+/// board and for cells that are not text fields (`field == false`: no clearing keys).
 pub async fn type_with_clicks(
     driver: &WebDriver,
     cells: &[WebElement],
     targets: &[Target],
+    field: bool,
 ) -> WebDriverResult<()> {
     let mut chain = driver.action_chain_with_delay(None, Some(Duration::ZERO));
     for t in targets {
         let mut keys = String::new();
-        keys_for(t, &mut keys);
+        keys_for(t, field, &mut keys);
         chain = chain.click_element(&cells[t.index]).send_keys(keys);
     }
     chain.perform().await
@@ -204,7 +215,7 @@ els.forEach((el, i) => {
 "#;
     let els: Vec<serde_json::Value> =
         targets.iter().map(|t| cells[t.index].to_json()).collect::<WebDriverResult<_>>()?;
-    let digits: Vec<String> = targets.iter().map(|t| t.digit.to_string()).collect();
+    let digits: Vec<String> = targets.iter().map(|t| symbol_key(t.digit).to_string()).collect();
     driver.execute(JS, vec![els.into(), digits.into()]).await.map(|_| ())
 }
 
@@ -220,7 +231,7 @@ mod tests {
         given[0] = true;
         raw[1] = "3".into(); // user value, right
         raw[2] = "9".into(); // user value, wrong
-        let board = PageBoard { raw, given, dom_order: (0..81).collect() };
+        let board = PageBoard { side: 9, raw, given, dom_order: (0..81).collect() };
         let mut solution = vec![1u8; 81];
         solution[0] = 5;
         solution[1] = 3;

@@ -8,13 +8,15 @@ use serde_json::Value;
 use thirtyfour::prelude::*;
 
 use super::fill::Target;
-use super::read::{ReadArgs, ScriptCell};
-use super::site::Site;
+use super::read::{PageBoard, ReadArgs, ScriptCell};
+use super::site::{Order, Site, Strategy};
 
 /// The script run just before the first key, in the board's frame. Arguments: the cell
-/// selector, the ids in reading order (or null), the given kind and name (as [`super::read`]),
-/// the target cells (reading-order indices), and the success marker (`selector`, `title` or
-/// null) with its text. It returns:
+/// selector, the ids in reading order (or null), the given kind and name and the value kind
+/// and name (as [`super::read`]), the target cells (reading-order indices), the success marker
+/// (`selector`, `title` or null) with its text, the document index of each cell in reading
+/// order (or null: document order) and whether cells are clicked (not focused) to type. It
+/// returns:
 ///
 /// - `elements`: the cells in reading order (for clicks and Send Keys);
 /// - `cells`: every cell as [`super::read::READ_JS`] returns it (the givens, re-read now);
@@ -25,21 +27,28 @@ use super::site::Site;
 /// It also installs a guard: capture-phase listeners that swallow every key event whose target
 /// is not a board cell, every character typed into a cell that is not a target, and every key
 /// once the board changed (cells replaced or a given's value changed) or focus left the board;
-/// and it records the values of the page's other controls. [`FINISH_JS`] reads and removes it.
-pub const PREPARE_JS: &str = r#"
-const [sel, ids, kind, name, targets, marker, markerText] = arguments;
+/// and it records the values of the page's other controls. On a board whose cells are clicked,
+/// a key may also reach the page body, and a character counts only while the last click
+/// selected a target; a click that lands outside every cell is swallowed and ends typing.
+/// [`FINISH_JS`] reads and removes it.
+pub static PREPARE_JS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "const [sel, ids, kind, name, vkind, vname, targets, marker, markerText, order, click] = arguments;\n{}\n{}",
+        super::read::CELL_JS,
+        PREPARE_BODY
+    )
+});
+
+const PREPARE_BODY: &str = r#"
 const byDoc = Array.from(document.querySelectorAll(sel));
-const cells = ids ? ids.map(id => document.getElementById(id)) : byDoc;
-if (cells.some(c => !c)) return {missing: cells.filter(c => !c).length};
-const valueOf = e => (e.value !== undefined ? String(e.value) : (e.textContent || '')).trim();
-const givenOf = (e, v) => kind === 'attribute' ? e.hasAttribute(name)
-  : kind === 'class' ? e.classList.contains(name)
-  : v !== '' && e.defaultValue !== undefined && e.defaultValue.trim() !== '';
-const read = byDoc.map(e => { const v = valueOf(e); return [v, givenOf(e, v), e.id || null]; });
+const cells = ids ? ids.map(id => document.getElementById(id)) : order ? order.map(i => byDoc[i]) : byDoc;
+if (cells.some(c => !c) || (order && byDoc.length !== order.length)) return {missing: Math.max(1, cells.filter(c => !c).length)};
+const read = byDoc.map(e => { const v = valueOf(e); const [x, y] = centre(e); return [v, givenOf(e, v), e.id || null, x, y]; });
 const describe = e => !e ? 'nothing' : e === document.body ? 'the page body'
   : e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.name ? '[name=' + e.name + ']' : '')
     + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '');
 const board = new Set(cells);
+const cellOf = t => (t && t.nodeType === 1) ? (cells.find(c => c === t || c.contains(t)) || null) : null;
 // Sequential focus navigation order: positive tabindex first (ascending, stable), then the rest
 // in document order; only rendered, enabled, non-inert elements that take focus.
 const focusable = e => {
@@ -51,33 +60,36 @@ const focusable = e => {
   const v = getComputedStyle(e).visibility;
   return v !== 'hidden' && v !== 'collapse';
 };
-const all = Array.from(document.querySelectorAll('*')).filter(focusable);
-const order = all.filter(e => e.tabIndex > 0).sort((a, b) => a.tabIndex - b.tabIndex)
-  .concat(all.filter(e => e.tabIndex === 0));
-const pos = new Map(order.map((e, i) => [e, i]));
-let tab = {ok: true, reason: '', order: [], steps: []};
-const missing = targets.find(t => !pos.has(cells[t]));
-if (missing !== undefined) {
-  tab = {ok: false, reason: describe(cells[missing]) + ' is not a Tab stop', order: [], steps: []};
-} else {
-  const sorted = targets.slice().sort((a, b) => pos.get(cells[a]) - pos.get(cells[b]));
-  for (let i = 1; i < sorted.length && tab.ok; i++) {
-    const from = pos.get(cells[sorted[i - 1]]), to = pos.get(cells[sorted[i]]);
-    for (let k = from + 1; k < to; k++) {
-      if (!board.has(order[k])) {
-        tab = {ok: false, reason: 'Tab from ' + describe(cells[sorted[i - 1]]) + ' passes '
-          + describe(order[k]) + ', which is not a board cell', order: [], steps: []};
-        break;
+let tab = {ok: false, reason: 'cells are clicked', order: [], steps: []};
+if (!click) {
+  const all = Array.from(document.querySelectorAll('*')).filter(focusable);
+  const focusOrder = all.filter(e => e.tabIndex > 0).sort((a, b) => a.tabIndex - b.tabIndex)
+    .concat(all.filter(e => e.tabIndex === 0));
+  const pos = new Map(focusOrder.map((e, i) => [e, i]));
+  tab = {ok: true, reason: '', order: [], steps: []};
+  const missing = targets.find(t => !pos.has(cells[t]));
+  if (missing !== undefined) {
+    tab = {ok: false, reason: describe(cells[missing]) + ' is not a Tab stop', order: [], steps: []};
+  } else {
+    const sorted = targets.slice().sort((a, b) => pos.get(cells[a]) - pos.get(cells[b]));
+    for (let i = 1; i < sorted.length && tab.ok; i++) {
+      const from = pos.get(cells[sorted[i - 1]]), to = pos.get(cells[sorted[i]]);
+      for (let k = from + 1; k < to; k++) {
+        if (!board.has(focusOrder[k])) {
+          tab = {ok: false, reason: 'Tab from ' + describe(cells[sorted[i - 1]]) + ' passes '
+            + describe(focusOrder[k]) + ', which is not a board cell', order: [], steps: []};
+          break;
+        }
       }
+      tab.steps.push(to - from);
     }
-    tab.steps.push(to - from);
+    if (tab.ok) tab.order = sorted;
   }
-  if (tab.ok) tab.order = sorted;
 }
 let shown = null;
 if (marker === 'title') shown = document.title;
 else if (marker) { const m = document.querySelector(marker); shown = m ? m.textContent : null; }
-const typable = e => !board.has(e) && !e.disabled && !e.readOnly && !(e.tagName === 'INPUT' && e.type === 'hidden');
+const typable = e => !board.has(e) && !cellOf(e) && !e.disabled && !e.readOnly && !(e.tagName === 'INPUT' && e.type === 'hidden');
 const others = Array.from(document.querySelectorAll('input,select,textarea,[contenteditable]')).filter(typable);
 const state = e => e.isContentEditable ? e.textContent
   : (e.type === 'checkbox' || e.type === 'radio') ? String(e.checked)
@@ -86,30 +98,47 @@ const old = window.__sudobot;
 if (old && old.remove) old.remove();
 const targetSet = new Set(targets.map(t => cells[t]));
 const givens = cells.map(e => { const v = valueOf(e); return givenOf(e, v) ? v : null; });
-const g = {left: null, changed: null, blocked: 0, keys: 0, others, before: others.map(state), state, describe};
+const g = {left: null, changed: null, blocked: 0, keys: 0, selected: null, others, before: others.map(state), state, describe};
 const same = () => cells.every((e, i) => e.isConnected && (givens[i] === null || valueOf(e) === givens[i]));
+const swallow = e => { g.blocked++; e.preventDefault(); e.stopImmediatePropagation(); };
 const onKey = e => {
   // The full checks run once per key press (keydown); the other events of the same key only
   // follow its verdict, so the guard costs little per key.
+  const page = e.target === document.body || e.target === document.documentElement;
+  const onBoard = board.has(e.target) || (click && (page || cellOf(e.target) !== null));
   if (e.type === 'keydown') {
     let bad = null;
-    if (!board.has(e.target)) bad = 'a key went to ' + describe(e.target);
-    else if (e.key && e.key.length === 1 && !targetSet.has(e.target))
-      bad = 'a character went to ' + describe(e.target) + ', which is not a target';
+    const into = click ? g.selected : e.target;
+    if (!onBoard) bad = 'a key went to ' + describe(e.target);
+    else if (e.key && e.key.length === 1 && !targetSet.has(into))
+      bad = 'a character went to ' + (into ? describe(into) + ', which is not a target' : 'no selected cell');
     if (!g.changed && !same()) g.changed = 'the page changed the board while keys were typed';
     if (bad && !g.left) g.left = bad;
-  } else if (!board.has(e.target) && !g.left) {
+  } else if (!onBoard && !g.left) {
     g.left = 'a key went to ' + describe(e.target);
   }
-  if (g.left || g.changed) { g.blocked++; e.preventDefault(); e.stopImmediatePropagation(); }
+  if (g.left || g.changed) swallow(e);
   else if (e.type === 'keydown') g.keys++;
 };
-const onFocus = e => { if (!board.has(e.target) && !g.left) g.left = 'focus moved to ' + describe(e.target); };
+const onPointer = e => {
+  if (!click) return;
+  const c = cellOf(e.target);
+  if (c && !g.left) { g.selected = c; return; }
+  if (!g.left) g.left = 'a click at a cell landed on ' + describe(e.target) + ', which is not a board cell';
+  swallow(e);
+};
+const onFocus = e => {
+  const page = e.target === document.body || e.target === document.documentElement;
+  if (!board.has(e.target) && !(click && (page || cellOf(e.target))) && !g.left) g.left = 'focus moved to ' + describe(e.target);
+};
 const types = ['keydown', 'keypress', 'keyup', 'beforeinput', 'input'];
+const pointers = ['pointerdown', 'mousedown', 'click'];
 types.forEach(t => window.addEventListener(t, onKey, true));
+pointers.forEach(t => window.addEventListener(t, onPointer, true));
 window.addEventListener('focusin', onFocus, true);
 g.remove = () => {
   types.forEach(t => window.removeEventListener(t, onKey, true));
+  pointers.forEach(t => window.removeEventListener(t, onPointer, true));
   window.removeEventListener('focusin', onFocus, true);
 };
 window.__sudobot = g;
@@ -119,15 +148,15 @@ return {elements: cells, cells: read, tab, marker: shown};
 /// The read-back script: every cell's live value (as [`super::read::READ_JS`]), and what the
 /// guard of [`PREPARE_JS`] saw (`null` when the page lost it: a reload or navigation); removes
 /// the guard.
-pub const FINISH_JS: &str = r#"
-const [sel, kind, name] = arguments;
-const valueOf = e => (e.value !== undefined ? String(e.value) : (e.textContent || '')).trim();
+pub static FINISH_JS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "const [sel, kind, name, vkind, vname] = arguments;\n{}\n{}",
+        super::read::CELL_JS,
+        r#"
 const cells = Array.from(document.querySelectorAll(sel)).map(e => {
   const v = valueOf(e);
-  const g = kind === 'attribute' ? e.hasAttribute(name)
-          : kind === 'class' ? e.classList.contains(name)
-          : v !== '' && e.defaultValue !== undefined && e.defaultValue.trim() !== '';
-  return [v, g, e.id || null];
+  const [x, y] = centre(e);
+  return [v, givenOf(e, v), e.id || null, x, y];
 });
 const g = window.__sudobot;
 let guard = null;
@@ -138,7 +167,9 @@ if (g && g.remove) {
   window.__sudobot = null;
 }
 return {cells, guard};
-"#;
+"#
+    )
+});
 
 /// What [`PREPARE_JS`] found about Tab navigation.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -181,11 +212,15 @@ pub struct PrepareArgs {
     pub marker: Option<String>,
     /// The marker's success text.
     pub marker_text: String,
+    /// The document index of each cell in reading order (`order = "position"`).
+    pub order: Option<Vec<usize>>,
+    /// Cells are clicked to type (not focused).
+    pub click: bool,
 }
 
 impl PrepareArgs {
-    /// The arguments for typing `targets` on `site`.
-    pub fn new(site: &Site, targets: &[Target]) -> PrepareArgs {
+    /// The arguments for typing `targets` on `site`, whose cells were read as `board`.
+    pub fn new(site: &Site, board: &PageBoard, targets: &[Target]) -> PrepareArgs {
         let success = &site.completion.success;
         let marker = match (&success.selector, success.title) {
             (Some(sel), _) => Some(sel.clone()),
@@ -198,6 +233,14 @@ impl PrepareArgs {
             targets: targets.iter().map(|t| t.index).collect(),
             marker,
             marker_text: success.text.clone(),
+            order: (site.board.order == Order::Position).then(|| {
+                let mut order = vec![0; board.dom_order.len()];
+                for (doc, &i) in board.dom_order.iter().enumerate() {
+                    order[i] = doc;
+                }
+                order
+            }),
+            click: site.fill.strategy == Strategy::Click,
         }
     }
 
@@ -208,9 +251,13 @@ impl PrepareArgs {
             self.ids.clone().map(Value::from).unwrap_or(Value::Null),
             r.kind.into(),
             r.name.clone().into(),
+            r.value_kind.into(),
+            r.value_name.clone().into(),
             self.targets.clone().into(),
             self.marker.clone().map(Value::from).unwrap_or(Value::Null),
             self.marker_text.clone().into(),
+            self.order.clone().map(Value::from).unwrap_or(Value::Null),
+            self.click.into(),
         ]
     }
 }
@@ -246,10 +293,10 @@ pub struct Finished {
 
 /// Runs [`PREPARE_JS`].
 pub async fn prepare(driver: &WebDriver, args: &PrepareArgs) -> WebDriverResult<Prepared> {
-    driver.execute(PREPARE_JS, args.values()).await?.convert()
+    driver.execute(PREPARE_JS.as_str(), args.values()).await?.convert()
 }
 
 /// Runs [`FINISH_JS`].
 pub async fn finish(driver: &WebDriver, args: &ReadArgs) -> WebDriverResult<Finished> {
-    driver.execute(FINISH_JS, args.values()).await?.convert()
+    driver.execute(FINISH_JS.as_str(), args.values()).await?.convert()
 }

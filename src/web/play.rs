@@ -10,8 +10,8 @@ use thirtyfour::prelude::*;
 use super::fill::{self, Route, Target};
 use super::guard::{self, GuardReport, PrepareArgs, Prepared};
 use super::read::{self, PageBoard, ReadArgs, ReadError};
-use super::site::{KeyName, Navigate, ReadMode, SIDE, Site, frame_index};
-use crate::grid::{Cell, Conflict, Geometry, Grid};
+use super::site::{Given, KeyName, Navigate, Order, ReadMode, Site, Strategy, frame_index};
+use crate::grid::{Cell, Conflict, Grid};
 use crate::logic::{self, Board, Scale, Step};
 use crate::solve::{self, Verdict};
 
@@ -101,8 +101,15 @@ pub struct Outcome {
     pub resolved: usize,
     /// Whether the cells were clicked because Tab would not reach exactly them.
     pub clicked: bool,
-    /// What the page showed to confirm (empty on a dry run).
+    /// What the page showed to confirm (empty on a dry run, and where no confirmation is
+    /// known: see [`Outcome::confirmed`]).
     pub confirmation: String,
+    /// Whether the page confirmed the board; `false` where the site names no confirmation
+    /// (`success = { read_back = true }`) and success is every cell read back right.
+    pub confirmed: bool,
+    /// Where the board came from when the site file's board did not match and discovery found
+    /// it (the self-healing note, printed on stderr by the caller).
+    pub healed: Option<String>,
     /// The next step, with [`PlayOptions::hint`].
     pub hint: Option<Hint>,
     /// Phase times.
@@ -138,9 +145,11 @@ pub enum PlayError {
     },
     /// The board never became ready.
     #[error(
-        "the board was not ready after {waited:?}: {detail} (need 81 cells and at least {min_givens} givens)"
+        "the board was not ready after {waited:?}: {detail} (need {cells} cells and at least {min_givens} givens)"
     )]
     NotReady {
+        /// The cells the board has.
+        cells: usize,
         /// How long we waited.
         waited: Duration,
         /// What the last look found.
@@ -176,6 +185,11 @@ pub enum PlayError {
         /// Key events swallowed by the guard.
         blocked: usize,
     },
+    /// A click on a cell did not select it: one key was sent, nothing more.
+    #[error(
+        "a click does not select a cell on this page ({0}); nothing more was typed"
+    )]
+    ClickDoesNotSelect(String),
     /// Typing failed.
     #[error("typing the answer failed: {}", short(.0))]
     Typing(#[source] WebDriverError),
@@ -262,6 +276,7 @@ impl PlayError {
             PlayError::BoardChanged(_) => "board changed",
             PlayError::LeftBoard { .. } => "keys left the board",
             PlayError::Typing(_) => "typing failed",
+            PlayError::ClickDoesNotSelect(_) => "click does not select",
             PlayError::Dropped { .. } => "dropped keys",
             PlayError::NotConfirmed { .. } => "not confirmed",
             PlayError::Logic(_) => "technique engine",
@@ -364,7 +379,7 @@ pub async fn play(
         timed(&mut timings.read, t);
 
         let t = Instant::now();
-        let (puzzle, solution) = solve_board(&board)?;
+        let (puzzle, solution) = solve_board(site, &board)?;
         timed(&mut timings.solve, t);
 
         let mut targets = fill::plan(&board, solution.cells());
@@ -382,6 +397,8 @@ pub async fn play(
             resolved,
             clicked: false,
             confirmation: String::new(),
+            confirmed: false,
+            healed: None,
             hint: None,
             timings: *timings,
         };
@@ -420,10 +437,11 @@ pub async fn play(
 }
 
 /// Solves the givens; a board problem is an error that says nothing was typed.
-fn solve_board(board: &PageBoard) -> Result<(Grid, Grid), PlayError> {
-    // 9 is a supported side and digits are 1-9, so neither step can fail on page input.
-    let geometry = std::sync::Arc::new(Geometry::for_side(SIDE).expect("9x9 is supported"));
-    let puzzle = Grid::new(geometry, board.puzzle_values()?).expect("digits 1-9 fit a 9x9 grid");
+fn solve_board(site: &Site, board: &PageBoard) -> Result<(Grid, Grid), PlayError> {
+    // Validation checked the side and box shape; values come from the board's own symbols.
+    let geometry = site.geometry().map_err(|e| PlayError::Logic(e.to_string()))?;
+    let puzzle = Grid::new(std::sync::Arc::new(geometry), board.puzzle_values()?)
+        .map_err(|e| PlayError::Logic(e.to_string()))?;
     match solve::solve(&puzzle) {
         Verdict::Unique(s) => Ok((puzzle, s)),
         Verdict::Invalid(c) => Err(PlayError::Invalid(c)),
@@ -434,18 +452,18 @@ fn solve_board(board: &PageBoard) -> Result<(Grid, Grid), PlayError> {
 
 /// The grid as the player left it: givens and the values typed so far (anything else blank).
 fn board_grid(board: &PageBoard, puzzle: &Grid) -> Grid {
-    let cells = (0..SIDE * SIDE).map(|i| board.digit(i)).collect();
-    // Digits 1-9 on the 9x9 geometry always fit.
-    Grid::new(puzzle.geometry_arc().clone(), cells).expect("digits 1-9 fit a 9x9 grid")
+    let cells = (0..board.raw.len()).map(|i| board.digit(i)).collect();
+    // The board's symbols on the board's geometry always fit.
+    Grid::new(puzzle.geometry_arc().clone(), cells).expect("a board's values fit its grid")
 }
 
 /// The `--hint` answer: the values typed so far that are wrong, else the easiest next step.
 fn hint_for(board: &PageBoard, solution: &Grid, scale: Scale) -> Result<Hint, PlayError> {
-    let wrong: Vec<(Cell, String)> = (0..SIDE * SIDE)
+    let wrong: Vec<(Cell, String)> = (0..board.raw.len())
         .filter(|&i| {
             !board.given[i] && !board.raw[i].is_empty() && board.digit(i) != solution.cells()[i]
         })
-        .map(|i| (Cell::from_index(i, SIDE), board.raw[i].clone()))
+        .map(|i| (Cell::from_index(i, board.side), board.raw[i].clone()))
         .collect();
     if !wrong.is_empty() {
         return Ok(Hint::Mistakes(wrong));
@@ -469,7 +487,7 @@ fn engine_order(
     scale: Scale,
     targets: &mut Vec<Target>,
 ) -> Result<Vec<Vec<String>>, PlayError> {
-    let right: Vec<u8> = (0..SIDE * SIDE)
+    let right: Vec<u8> = (0..board.raw.len())
         .map(|i| {
             let d = board.digit(i);
             if d == solution.cells()[i] { d } else { 0 }
@@ -532,17 +550,17 @@ async fn type_guarded(
     notes: &[Vec<String>],
     outcome: &mut Outcome,
 ) -> Result<Typed, PlayError> {
-    let (prepared, handle) = prepare(driver, site, targets).await?;
+    let (prepared, handle) = prepare(driver, site, board, targets).await?;
     if let Some(missing) = prepared.missing {
         return Ok(Typed::Changed(format!("{missing} board cells are gone")));
     }
     let now = read::from_script(site, prepared.cells)?;
-    if let Some(i) = (0..SIDE * SIDE)
+    if let Some(i) = (0..board.raw.len())
         .find(|&i| now.given[i] != board.given[i] || (board.given[i] && now.raw[i] != board.raw[i]))
     {
         return Ok(Typed::Changed(format!(
             "{} was {:?} when read and is {:?} now",
-            Cell::from_index(i, SIDE),
+            Cell::from_index(i, board.side),
             board.raw[i],
             now.raw[i]
         )));
@@ -556,9 +574,11 @@ async fn type_guarded(
     let success = &site.completion.success;
     let before =
         prepared.marker.is_some_and(|m| !success.text.is_empty() && m.contains(&success.text));
+    let click = site.fill.strategy == Strategy::Click;
     let route = match site.fill.navigate {
-        // Show-thinking types in the engine's order, one cell at a time.
-        _ if options.thinking.is_some() => Route::Click,
+        // Show-thinking types in the engine's order, one cell at a time; clicked cells are
+        // clicked.
+        _ if options.thinking.is_some() || click => Route::Click,
         Navigate::Click => Route::Click,
         Navigate::Tab if prepared.tab.ok => {
             let position: Vec<usize> = prepared
@@ -577,15 +597,40 @@ async fn type_guarded(
             Route::Click
         }
     };
-    outcome.clicked = route == Route::Click && site.fill.navigate == Navigate::Tab;
+    outcome.clicked = route == Route::Click && site.fill.navigate == Navigate::Tab && !click;
     let started = Instant::now();
+    // A clicked board types its first cell alone and reads it back: a page where a click does
+    // not select a cell gets one key, not a whole board of them.
+    let rest = match targets.split_first() {
+        Some((first, rest)) if click && options.thinking.is_none() && !rest.is_empty() => {
+            match prove_click(driver, site, &cells, first, board.side).await? {
+                None => rest,
+                Some(why) => {
+                    let (guard, _) = finish(driver, site, &mut None).await?;
+                    return Err(match guard.and_then(|g| g.left.map(|l| (l, g.blocked))) {
+                        Some((detail, blocked)) => PlayError::LeftBoard { detail, blocked },
+                        None => PlayError::ClickDoesNotSelect(why),
+                    });
+                }
+            }
+        }
+        _ => targets,
+    };
     let typing = match &options.thinking {
         Some(th) => {
-            fill::type_thinking(&cells, targets, notes, th.step_delay, th.tell.as_ref()).await
+            fill::type_thinking(
+                driver,
+                !click,
+                &cells,
+                targets,
+                notes,
+                th.step_delay,
+                th.tell.as_ref(),
+            )
+            .await
         }
         None => {
-            fill::type_plan(driver, site.fill.strategy, &route, &cells, targets, options.chunk)
-                .await
+            fill::type_plan(driver, site.fill.strategy, &route, &cells, rest, options.chunk).await
         }
     };
     tracing::debug!(elapsed = ?started.elapsed(), cells = targets.len(), ?route, "typed");
@@ -613,10 +658,11 @@ async fn type_guarded(
             blocked: guard.blocked,
         });
     }
-    if let Some(i) = (0..SIDE * SIDE).find(|&i| board.given[i] && after.raw[i] != board.raw[i]) {
+    if let Some(i) = (0..board.raw.len()).find(|&i| board.given[i] && after.raw[i] != board.raw[i])
+    {
         return Ok(Typed::Changed(format!(
             "given {} changed from {:?} to {:?}",
-            Cell::from_index(i, SIDE),
+            Cell::from_index(i, board.side),
             board.raw[i],
             after.raw[i]
         )));
@@ -624,14 +670,51 @@ async fn type_guarded(
     Ok(Typed::Done(TypingDone { cells, before, alert, after }))
 }
 
+/// Clicks the first cell to type and presses its key, then reads that cell: `None` when it
+/// shows the value, else what it shows (the click did not select the cell).
+async fn prove_click(
+    driver: &WebDriver,
+    site: &Site,
+    cells: &[WebElement],
+    first: &Target,
+    side: usize,
+) -> Result<Option<String>, PlayError> {
+    fill::type_with_clicks(driver, cells, std::slice::from_ref(first), false)
+        .await
+        .map_err(PlayError::Typing)?;
+    // The page may draw the value on its next frame: wait for it, briefly and bounded.
+    let start = Instant::now();
+    let mut tick = tokio::time::interval(Duration::from_millis(10));
+    loop {
+        tick.tick().await;
+        let now = read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading back"))?;
+        let board = read::from_script(site, now)?;
+        if board.digit(first.index) == first.digit {
+            return Ok(None);
+        }
+        if start.elapsed() >= CLICK_PROOF {
+            let cell = Cell::from_index(first.index, side);
+            return Ok(Some(format!(
+                "clicking {cell} and pressing {} left it showing {:?}",
+                read::symbol_key(first.digit),
+                board.raw[first.index]
+            )));
+        }
+    }
+}
+
+/// How long the first clicked cell has to show its value.
+const CLICK_PROOF: Duration = Duration::from_millis(1500);
+
 /// Runs [`guard::PREPARE_JS`] for `targets` (re-reads the board, checks the Tab route,
 /// installs the guard).
 async fn prepare(
     driver: &WebDriver,
     site: &Site,
+    board: &PageBoard,
     targets: &[Target],
 ) -> Result<(Prepared, std::sync::Arc<thirtyfour::session::handle::SessionHandle>), PlayError> {
-    let args = PrepareArgs::new(site, targets);
+    let args = PrepareArgs::new(site, board, targets);
     let prepared = guard::prepare(driver, &args).await.map_err(wd("preparing to type"))?;
     Ok((prepared, driver.handle().clone()))
 }
@@ -682,6 +765,7 @@ async fn verify(
         read_back(driver, site, &cells, targets, outcome.solution.cells(), after, &mut alert)
             .await?;
     outcome.confirmation = confirm(driver, site, &cells, board, before, alert).await?;
+    outcome.confirmed = !site.completion.success.read_back;
     Ok(())
 }
 
@@ -811,7 +895,7 @@ async fn wait_ready(
     default_bound: Duration,
 ) -> Result<(), PlayError> {
     let bound = site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(default_bound);
-    let min_givens = site.board.min_givens;
+    let min_givens = site.min_givens();
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(25));
     let mut stable: Option<(Vec<String>, Instant)> = None;
@@ -832,7 +916,7 @@ async fn wait_ready(
                             _ => stable = Some((board.raw.clone(), Instant::now())),
                         }
                     }
-                    format!("81 cells but only {givens} givens")
+                    format!("{} cells but only {givens} givens", board.raw.len())
                 }
                 Err(e) => e.to_string(),
             },
@@ -841,7 +925,12 @@ async fn wait_ready(
             Err(e) => short(&e),
         };
         if start.elapsed() >= bound {
-            return Err(PlayError::NotReady { waited: bound, detail, min_givens });
+            return Err(PlayError::NotReady {
+                cells: site.cell_count(),
+                waited: bound,
+                detail,
+                min_givens,
+            });
         }
     }
 }
@@ -855,12 +944,14 @@ async fn read_board(
     site: &Site,
     mode: ReadMode,
 ) -> Result<PageBoard, PlayError> {
+    // Positions and computed styles are only in the live page.
+    let scripted = site.board.order == Order::Position || matches!(site.board.given, Given::Style(_));
     Ok(match mode {
-        ReadMode::Source => {
+        ReadMode::Source if !scripted => {
             let html = driver.source().await.map_err(wd("reading the page source"))?;
             read::parse_source(&html, site)?
         }
-        ReadMode::Script => read::from_script(
+        ReadMode::Source | ReadMode::Script => read::from_script(
             site,
             read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading the board"))?,
         )?,
@@ -880,7 +971,7 @@ async fn read_back(
 ) -> Result<usize, PlayError> {
     let wrong: Vec<Target> = targets
         .iter()
-        .filter(|t| now.raw[t.index] != t.digit.to_string())
+        .filter(|t| now.digit(t.index) != t.digit)
         .map(|t| Target { clear: now.raw[t.index].chars().count(), ..*t })
         .collect();
     if wrong.is_empty() {
@@ -888,11 +979,12 @@ async fn read_back(
     }
     tracing::debug!(cells = wrong.len(), "retyping cells that dropped a key");
     // The retry is guarded as the first run was.
-    let (prepared, _) = prepare(driver, site, &wrong).await?;
+    let (prepared, _) = prepare(driver, site, &now, &wrong).await?;
     if prepared.missing.is_some() {
         return Err(PlayError::BoardChanged("board cells are gone".into()));
     }
-    let typing = fill::type_with_clicks(driver, cells, &wrong).await;
+    let field = site.fill.strategy != Strategy::Click;
+    let typing = fill::type_with_clicks(driver, cells, &wrong, field).await;
     if let Err(e) = typing
         && take_alert(driver, &e).await?.map(|t| *alert = Some(t)).is_none()
     {
@@ -908,9 +1000,9 @@ async fn read_back(
     if let Some(detail) = guard.left {
         return Err(PlayError::LeftBoard { detail, blocked: guard.blocked });
     }
-    if let Some(t) = wrong.iter().find(|t| again.raw[t.index] != t.digit.to_string()) {
+    if let Some(t) = wrong.iter().find(|t| again.digit(t.index) != t.digit) {
         return Err(PlayError::Dropped {
-            cell: Cell::from_index(t.index, SIDE),
+            cell: Cell::from_index(t.index, again.side),
             expected: t.digit,
             found: again.raw[t.index].clone(),
         });
@@ -919,10 +1011,10 @@ async fn read_back(
 }
 
 fn check_full(now: &PageBoard, solution: &[u8]) -> Result<(), PlayError> {
-    match (0..SIDE * SIDE).find(|&i| now.digit(i) != solution[i]) {
+    match (0..now.raw.len()).find(|&i| now.digit(i) != solution[i]) {
         None => Ok(()),
         Some(i) => Err(PlayError::Dropped {
-            cell: Cell::from_index(i, SIDE),
+            cell: Cell::from_index(i, now.side),
             expected: solution[i],
             found: now.raw[i].clone(),
         }),
@@ -980,7 +1072,7 @@ async fn confirm(
             .rev()
             .find(|&&i| !board.given[i])
             .copied()
-            .unwrap_or(SIDE * SIDE - 1);
+            .unwrap_or(board.raw.len() - 1);
         let k = match key {
             KeyName::Enter => Key::Enter,
             KeyName::Tab => Key::Tab,
@@ -992,6 +1084,10 @@ async fn confirm(
             .perform()
             .await
             .map_err(wd("pressing the completion key"))?;
+    }
+    if success.read_back {
+        // Every cell was read back right; the page's own verdict is not known.
+        return Ok(String::new());
     }
     let bound = Duration::from_millis(completion.timeout_ms);
     let start = Instant::now();
@@ -1065,6 +1161,7 @@ mod tests {
             })
             .collect();
         PageBoard {
+            side: 9,
             raw,
             given: puzzle.bytes().map(|g| g != b'.').collect(),
             dom_order: (0..81).collect(),
@@ -1077,7 +1174,8 @@ mod tests {
 
     #[test]
     fn engine_order_types_every_cell_once_in_path_order_and_tells_every_step() {
-        let (puzzle, solution) = solve_board(&page(HARD, &".".repeat(81))).unwrap();
+        let site = crate::web::site::find("demo", None).unwrap().site;
+        let (puzzle, solution) = solve_board(&site, &page(HARD, &".".repeat(81))).unwrap();
         let s = solution.cells();
         // One right value (r1c2) and one wrong value (r1c3) typed by the player.
         let mut player = vec![b'.'; 81];

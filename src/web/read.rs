@@ -9,13 +9,15 @@ use scraper::{Html, Selector};
 use serde::Deserialize;
 use thirtyfour::prelude::*;
 
-use super::site::{Given, Order, SIDE, Site};
+use super::site::{Given, Order, Site, ValueSource};
 use crate::grid::Cell;
 
 /// What the page shows, cell by cell in reading order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageBoard {
-    /// The text of each cell (`value` property or attribute), trimmed.
+    /// The board's side (4 to 16).
+    pub side: usize,
+    /// The text of each cell (`value` property, text or attribute), trimmed.
     pub raw: Vec<String>,
     /// Whether each cell is a given.
     pub given: Vec<bool>,
@@ -28,22 +30,38 @@ pub struct PageBoard {
 #[non_exhaustive]
 pub enum ReadError {
     /// The cell selector does not match the board.
-    #[error("selector `{selector}` matched {found} cells, expected 81{missing}")]
+    #[error("selector `{selector}` matched {found} cells, expected {expected}{missing}")]
     CellCount {
         /// The selector.
         selector: String,
         /// How many it matched.
         found: usize,
+        /// How many the board has.
+        expected: usize,
         /// Cell ids not found, for id templates.
         missing: String,
     },
-    /// A given that is not a digit 1-9.
-    #[error("given cell {cell} holds {text:?}, not a digit 1-9")]
+    /// The cells are not drawn as rows and columns (with `order = "position"`).
+    #[error("the {found} cells of `{selector}` are not drawn as {side} rows of {side}: {why}")]
+    NotAGrid {
+        /// The selector.
+        selector: String,
+        /// How many it matched.
+        found: usize,
+        /// The side expected.
+        side: usize,
+        /// What is off.
+        why: String,
+    },
+    /// A given that is not a symbol of the board.
+    #[error("given cell {cell} holds {text:?}, not a value 1-{side}")]
     BadGiven {
         /// The cell.
         cell: Cell,
         /// Its text.
         text: String,
+        /// The board's side.
+        side: usize,
     },
     /// The script's answer had an unexpected shape.
     #[error("the board script returned something unexpected: {0}")]
@@ -51,23 +69,24 @@ pub enum ReadError {
 }
 
 impl PageBoard {
-    /// The digit a cell holds (0 for empty or anything that is not one digit 1-9).
+    /// The value a cell holds (0 for empty or anything that is not one symbol of the board).
     pub fn digit(&self, index: usize) -> u8 {
-        digit_of(&self.raw[index])
+        symbol_value(&self.raw[index], self.side)
     }
 
     /// The givens as a puzzle (values in reading order, 0 = empty). Fails on a given that is not
-    /// a digit.
+    /// a symbol.
     pub fn puzzle_values(&self) -> Result<Vec<u8>, ReadError> {
-        (0..SIDE * SIDE)
+        (0..self.side * self.side)
             .map(|i| {
                 if !self.given[i] {
                     return Ok(0);
                 }
                 match self.digit(i) {
                     0 => Err(ReadError::BadGiven {
-                        cell: Cell::from_index(i, SIDE),
+                        cell: Cell::from_index(i, self.side),
                         text: self.raw[i].clone(),
+                        side: self.side,
                     }),
                     d => Ok(d),
                 }
@@ -75,21 +94,35 @@ impl PageBoard {
             .collect()
     }
 
-    /// Number of givens holding a digit.
+    /// Number of givens holding a value.
     pub fn givens(&self) -> usize {
         (0..self.raw.len()).filter(|&i| self.given[i] && self.digit(i) != 0).count()
     }
 }
 
-/// `"7"` -> 7; anything else -> 0.
-pub fn digit_of(text: &str) -> u8 {
-    match text.trim().as_bytes() {
+/// The value a cell's text shows on a board of `side`: `1`-`9`, then `A`-`G` (either case) or
+/// the numbers `10`-`16` for 10-16; 0 for anything else (empty, pencil marks, other text).
+pub fn symbol_value(text: &str, side: usize) -> u8 {
+    let text = text.trim();
+    let value = match text.as_bytes() {
         [d @ b'1'..=b'9'] => d - b'0',
+        [l @ (b'a'..=b'g' | b'A'..=b'G')] => l.to_ascii_uppercase() - b'A' + 10,
+        [b'1', d @ b'0'..=b'6'] => 10 + d - b'0',
         _ => 0,
+    };
+    if usize::from(value) <= side { value } else { 0 }
+}
+
+/// The key that types `value`: `1`-`9`, then `A`-`G` for 10-16.
+pub fn symbol_key(value: u8) -> char {
+    match value {
+        1..=9 => char::from(b'0' + value),
+        _ => char::from(b'A' + value.saturating_sub(10)),
     }
 }
 
-/// Parses a page source (of the board's frame).
+/// Parses a page source (of the board's frame). Only for sites whose cells are in document
+/// or id order and whose givens show in the markup.
 pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
     let selector = &site.board.cells;
     // Validation parsed every selector already; an error here is still reported, not unwrapped.
@@ -100,13 +133,25 @@ pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
         .select(&sel)
         .map(|el| {
             let e = el.value();
-            let value = e.attr("value").unwrap_or("").trim().to_string();
+            let text = || el.text().collect::<String>().trim().to_string();
+            let value = match &site.board.value {
+                ValueSource::Value if matches!(e.name(), "input" | "textarea") => {
+                    e.attr("value").unwrap_or("").trim().to_string()
+                }
+                ValueSource::Value | ValueSource::Text => text(),
+                ValueSource::Attribute(a) => e.attr(a).unwrap_or("").trim().to_string(),
+            };
             let given = match &site.board.given {
                 Given::Attribute(a) => e.attr(a).is_some(),
-                Given::Class(c) => e.classes().any(|x| x == c),
-                Given::Filled(_) => !value.is_empty(),
+                Given::Class(c) => {
+                    e.classes().any(|x| x == c)
+                        || el.descendants().any(|d| {
+                            d.value().as_element().is_some_and(|x| x.classes().any(|k| k == c))
+                        })
+                }
+                Given::Filled(_) | Given::Style(_) => !value.is_empty(),
             };
-            RawCell { id: e.id().map(str::to_string), value, given }
+            RawCell { id: e.id().map(str::to_string), value, given, at: None }
         })
         .collect();
     assemble(site, cells)
@@ -117,26 +162,51 @@ struct RawCell {
     id: Option<String>,
     value: String,
     given: bool,
+    /// Its centre on screen (script reads only).
+    at: Option<(f64, f64)>,
 }
 
 /// Places matched elements (document order) on the board by the site's order.
 fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
     let selector = site.board.cells.clone();
-    let n = SIDE * SIDE;
+    let side = site.side();
+    let n = side * side;
+    let count = |found: usize, missing: String| ReadError::CellCount {
+        selector: selector.clone(),
+        found,
+        expected: n,
+        missing,
+    };
     match site.board.order {
         Order::Document => {
             if cells.len() != n {
-                return Err(ReadError::CellCount {
-                    selector,
-                    found: cells.len(),
-                    missing: String::new(),
-                });
+                return Err(count(cells.len(), String::new()));
             }
             Ok(PageBoard {
+                side,
                 raw: cells.iter().map(|c| c.value.clone()).collect(),
                 given: cells.iter().map(|c| c.given).collect(),
                 dom_order: (0..n).collect(),
             })
+        }
+        Order::Position => {
+            if cells.len() != n {
+                return Err(count(cells.len(), String::new()));
+            }
+            let points: Vec<(f64, f64)> = cells.iter().map(|c| c.at.unwrap_or((0.0, 0.0))).collect();
+            let dom_order = lattice(&points, side).map_err(|why| ReadError::NotAGrid {
+                selector: selector.clone(),
+                found: cells.len(),
+                side,
+                why,
+            })?;
+            let mut raw = vec![String::new(); n];
+            let mut given = vec![false; n];
+            for (cell, &i) in cells.into_iter().zip(&dom_order) {
+                raw[i] = cell.value;
+                given[i] = cell.given;
+            }
+            Ok(PageBoard { side, raw, given, dom_order })
         }
         Order::Id => {
             let ids = site.cell_ids().unwrap_or_default();
@@ -157,16 +227,58 @@ fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
                 .map(|(_, id)| id.as_str())
                 .collect();
             if cells.len() != n || !missing.is_empty() {
-                return Err(ReadError::CellCount {
-                    selector,
-                    found: cells.len(),
-                    missing: missing_note(&missing),
-                });
+                return Err(count(cells.len(), missing_note(&missing)));
             }
             let (raw, given) = raw.into_iter().flatten().unzip();
-            Ok(PageBoard { raw, given, dom_order })
+            Ok(PageBoard { side, raw, given, dom_order })
         }
     }
+}
+
+/// The reading-order index of each point (cell centres, in document order), when they lie on
+/// `side` rows and `side` columns with one point at each crossing; else why not.
+pub fn lattice(points: &[(f64, f64)], side: usize) -> Result<Vec<usize>, String> {
+    if points.len() != side * side || side == 0 {
+        return Err(format!("{} cells for {side} rows of {side}", points.len()));
+    }
+    let rows = bands(points.iter().map(|p| p.1), side).ok_or("the cells are not in even rows")?;
+    let cols =
+        bands(points.iter().map(|p| p.0), side).ok_or("the cells are not in even columns")?;
+    let mut seen = vec![false; side * side];
+    let mut out = Vec::with_capacity(points.len());
+    for &(x, y) in points {
+        let (r, c) = (band_of(&rows, y), band_of(&cols, x));
+        let i = r * side + c;
+        if seen[i] {
+            return Err(format!("two cells are drawn at row {}, column {}", r + 1, c + 1));
+        }
+        seen[i] = true;
+        out.push(i);
+    }
+    Ok(out)
+}
+
+/// Splits coordinates into `count` groups of equal size (sorted, then cut into equal runs) and
+/// returns the boundaries between groups; `None` when the groups are not clearly apart (a
+/// spread inside a group of at least half the smallest gap between groups).
+fn bands(values: impl Iterator<Item = f64>, count: usize) -> Option<Vec<f64>> {
+    let mut v: Vec<f64> = values.collect();
+    if count == 0 || v.is_empty() || !v.len().is_multiple_of(count) || v.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let groups: Vec<&[f64]> = v.chunks(v.len() / count).collect();
+    let spread = groups.iter().map(|g| g[g.len() - 1] - g[0]).fold(0.0, f64::max);
+    let gap = groups.windows(2).map(|w| w[1][0] - w[0][w[0].len() - 1]).fold(f64::INFINITY, f64::min);
+    if count > 1 && (gap <= 0.0 || spread * 2.0 >= gap) {
+        return None;
+    }
+    Some(groups.windows(2).map(|w| (w[0][w[0].len() - 1] + w[1][0]) / 2.0).collect())
+}
+
+/// Which group a coordinate falls in, given the boundaries between groups.
+fn band_of(bounds: &[f64], x: f64) -> usize {
+    bounds.iter().filter(|&&b| x > b).count()
 }
 
 fn missing_note(missing: &[&str]) -> String {
@@ -177,57 +289,100 @@ fn missing_note(missing: &[&str]) -> String {
     }
 }
 
-/// The script that reads every cell. Arguments: the cell selector, the ids in reading order (or
-/// null for document order), the given kind (`attribute`, `class`, `filled`) and its name.
-/// Returns `{count, cells: [[value, given, id] | null ...], order: [...]}`: `cells` in document
-/// order of the selector's matches, with ids so the caller places them.
-pub const READ_JS: &str = r#"
-const [sel, kind, name] = arguments;
-const all = Array.from(document.querySelectorAll(sel));
-return all.map(e => {
-  const v = (e.value !== undefined ? String(e.value) : (e.textContent || '')).trim();
-  const g = kind === 'attribute' ? e.hasAttribute(name)
-          : kind === 'class' ? e.classList.contains(name)
-          : v !== '' && e.defaultValue !== undefined && e.defaultValue.trim() !== '';
-  return [v, g, e.id || null];
-});
+/// What the board scripts share: `valueOf(e)` (a cell's value by the site's `board.value`),
+/// `givenOf(e, v)` (by `board.given`) and `centre(e)`. They expect `vkind`, `vname`, `kind` and
+/// `name` to be bound.
+pub const CELL_JS: &str = r#"
+const symbolText = t => String(t == null ? '' : t).trim();
+const isField = e => e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
+const valueOf = e => vkind === 'attribute' ? symbolText(e.getAttribute(vname))
+  : vkind === 'value' && isField(e) ? symbolText(e.value) : symbolText(e.textContent);
+const holder = (e, v) => {
+  let h = e;
+  for (;;) {
+    const next = Array.from(h.children).find(c => symbolText(c.textContent) === v);
+    if (!next) return h;
+    h = next;
+  }
+};
+const givenOf = (e, v) => {
+  if (kind === 'attribute') return e.hasAttribute(name);
+  if (kind === 'class') return e.classList.contains(name) || !!e.querySelector('.' + CSS.escape(name));
+  if (kind === 'style') {
+    if (v === '') return false;
+    const at = name.indexOf(':');
+    const prop = name.slice(0, at).trim(), want = name.slice(at + 1).trim();
+    return getComputedStyle(holder(e, v)).getPropertyValue(prop).trim() === want;
+  }
+  if (v === '') return false;
+  return isField(e) ? e.defaultValue !== undefined && e.defaultValue.trim() !== '' : true;
+};
+const centre = e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
 "#;
 
-/// One cell as [`READ_JS`] returns it.
+/// The script that reads every cell. Arguments: the cell selector, the given kind (`attribute`,
+/// `class`, `filled`, `style`) and its name, the value kind (`value`, `text`, `attribute`) and
+/// its name. Returns `[[value, given, id, x, y] ...]` in document order of the selector's
+/// matches, with ids and centres so the caller places them.
+pub static READ_JS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "const [sel, kind, name, vkind, vname] = arguments;\n{CELL_JS}\n{}",
+        r#"return Array.from(document.querySelectorAll(sel)).map(e => {
+  const v = valueOf(e);
+  const [x, y] = centre(e);
+  return [v, givenOf(e, v), e.id || null, x, y];
+});"#
+    )
+});
+
+/// One cell as [`READ_JS`] returns it: value, given, id, centre x and y.
 #[derive(Debug, Deserialize)]
-pub struct ScriptCell(pub String, pub bool, pub Option<String>);
+pub struct ScriptCell(pub String, pub bool, pub Option<String>, pub f64, pub f64);
 
 /// The arguments of [`READ_JS`], in its order.
 #[derive(Clone, Debug)]
 pub struct ReadArgs {
     /// The cell selector.
     pub selector: String,
-    /// How a given is marked: `attribute`, `class` or `filled`.
+    /// How a given is marked: `attribute`, `class`, `filled` or `style`.
     pub kind: &'static str,
-    /// The attribute or class name (empty for `filled`).
+    /// The attribute, class or style (empty for `filled`).
     pub name: String,
+    /// Where values are: `value`, `text` or `attribute`.
+    pub value_kind: &'static str,
+    /// The attribute, with `attribute`.
+    pub value_name: String,
 }
 
 impl ReadArgs {
     /// The arguments for `site`.
     pub fn new(site: &Site) -> ReadArgs {
-        let (kind, name) = match &site.board.given {
-            Given::Attribute(a) => ("attribute", a.as_str()),
-            Given::Class(c) => ("class", c.as_str()),
-            Given::Filled(_) => ("filled", ""),
-        };
-        ReadArgs { selector: site.board.cells.clone(), kind, name: name.to_string() }
+        let (kind, name) = site.board.given.script_args();
+        let (value_kind, value_name) = site.board.value.script_args();
+        ReadArgs {
+            selector: site.board.cells.clone(),
+            kind,
+            name: name.to_string(),
+            value_kind,
+            value_name: value_name.to_string(),
+        }
     }
 
     /// As the script's `arguments`.
     pub fn values(&self) -> Vec<serde_json::Value> {
-        vec![self.selector.clone().into(), self.kind.into(), self.name.clone().into()]
+        vec![
+            self.selector.clone().into(),
+            self.kind.into(),
+            self.name.clone().into(),
+            self.value_kind.into(),
+            self.value_name.clone().into(),
+        ]
     }
 }
 
 /// Runs [`READ_JS`]: every cell, in document order.
 pub async fn cells(driver: &WebDriver, args: &ReadArgs) -> WebDriverResult<Vec<ScriptCell>> {
-    driver.execute(READ_JS, args.values()).await?.convert()
+    driver.execute(READ_JS.as_str(), args.values()).await?.convert()
 }
 
 /// Places the cells [`READ_JS`] returned on the board.
@@ -236,7 +391,7 @@ pub fn from_script(site: &Site, cells: Vec<ScriptCell>) -> Result<PageBoard, Rea
         site,
         cells
             .into_iter()
-            .map(|ScriptCell(value, given, id)| RawCell { id, value, given })
+            .map(|ScriptCell(value, given, id, x, y)| RawCell { id, value, given, at: Some((x, y)) })
             .collect(),
     )
 }

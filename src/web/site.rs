@@ -18,9 +18,12 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ("sudokuonline.eu.toml", include_str!("../../sites/sudokuonline.eu.toml")),
 ];
 
-/// The board size every shipped site uses. The schema keeps `side` so bigger boards can come
-/// later, but only 9 is accepted for now.
+/// The side of a board whose site file does not say (`board.side`).
 pub const SIDE: usize = 9;
+
+/// The sides a web board may have: each has a usual box shape (4 = 2x2, 6 = 3x2, 8 = 4x2,
+/// 12 = 4x3) unless `board.boxes` names one.
+pub const SIDES: &[usize] = &[4, 6, 8, 9, 12, 16];
 
 /// One site, as read from its TOML file.
 #[derive(Clone, Debug, Deserialize)]
@@ -79,11 +82,23 @@ pub struct Difficulty {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Board {
-    /// CSS selector matching exactly the 81 cell inputs.
+    /// The number of cells in a row (4, 6, 8, 9, 12 or 16; default 9).
+    #[serde(default = "default_side")]
+    pub side: usize,
+    /// The box shape, `"WxH"` (e.g. `"3x2"`: 3 wide, 2 tall); default: the usual one for the
+    /// side.
+    #[serde(default)]
+    pub boxes: Option<String>,
+    /// CSS selector matching exactly the side x side cells.
     pub cells: String,
-    /// Cell order: `document` (row-major document order) or an id template.
+    /// Cell order: `document` (row-major document order), an id template, or `position` (rows
+    /// and columns from where the cells are drawn).
     #[serde(default)]
     pub order: Order,
+    /// Where a cell's value is: `value` (the `value` property of inputs, else the text; the
+    /// default), `text` (the text content), or `{ attribute = "aria-label" }`.
+    #[serde(default)]
+    pub value: ValueSource,
     /// With `order = "id"`: the id of each cell, e.g. `c{index1}` or `f{col}{row}`.
     #[serde(default)]
     pub id_template: Option<String>,
@@ -93,18 +108,43 @@ pub struct Board {
     pub read: ReadMode,
     /// What marks a given cell.
     pub given: Given,
-    /// The board is ready when the selector matches 81 cells and at least this many givens hold a
-    /// digit (scripts may draw the givens after load).
-    #[serde(default = "default_min_givens")]
-    pub min_givens: usize,
+    /// The board is ready when the selector matches every cell and at least this many givens
+    /// hold a value (scripts may draw the givens after load). Default: 17 on 9x9, a sixth of
+    /// the cells on other sides.
+    #[serde(default)]
+    pub min_givens: Option<usize>,
     /// How long to wait for the ready condition, in milliseconds (default: the element timeout
     /// of `webdriver.toml`).
     #[serde(default)]
     pub ready_timeout_ms: Option<u64>,
 }
 
-fn default_min_givens() -> usize {
-    17
+fn default_side() -> usize {
+    SIDE
+}
+
+/// Where a cell's value is read from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub enum ValueSource {
+    /// The `value` property of an input or textarea, else the text content.
+    #[default]
+    Value,
+    /// The text content.
+    Text,
+    /// An attribute, e.g. `aria-label` (a label that is not one symbol reads as empty).
+    Attribute(String),
+}
+
+impl ValueSource {
+    /// The kind and name as the board scripts take them.
+    pub fn script_args(&self) -> (&'static str, &str) {
+        match self {
+            ValueSource::Value => ("value", ""),
+            ValueSource::Text => ("text", ""),
+            ValueSource::Attribute(a) => ("attribute", a),
+        }
+    }
 }
 
 /// Cell order on the page.
@@ -116,6 +156,8 @@ pub enum Order {
     Document,
     /// Each cell is found by the id `id_template` gives for it.
     Id,
+    /// Rows and columns come from where the cells are drawn on screen (any document order).
+    Position,
 }
 
 /// How the board is read.
@@ -140,6 +182,20 @@ pub enum Given {
     /// Every cell that holds a value when the page is read is a given (sites whose givens are
     /// plain pre-filled inputs).
     Filled(bool),
+    /// A computed style, `"property: value"`, e.g. `"font-weight: 700"`.
+    Style(String),
+}
+
+impl Given {
+    /// The kind and name as the board scripts take them.
+    pub fn script_args(&self) -> (&'static str, &str) {
+        match self {
+            Given::Attribute(a) => ("attribute", a),
+            Given::Class(c) => ("class", c),
+            Given::Filled(_) => ("filled", ""),
+            Given::Style(s) => ("style", s),
+        }
+    }
 }
 
 /// How the answer is typed.
@@ -170,6 +226,10 @@ pub enum Strategy {
     /// Opt-in: set `value` by script and dispatch input/keyup/change events (untrusted events;
     /// only for sites that accept them).
     Script,
+    /// Click each cell's centre with real pointer events, then press the key: cells that are
+    /// not inputs (`div`, `span`, `td`, SVG) and select on click. The whole board is one
+    /// Actions chain after the first cell proved that a click selects it.
+    Click,
 }
 
 /// Moving between cells inside one Actions chain.
@@ -213,10 +273,14 @@ pub enum KeyName {
     Tab,
 }
 
-/// A success marker. Exactly one of `selector`, `title` or `alert` is set.
+/// A success marker. Exactly one of `selector`, `title`, `alert` or `read_back` is set.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Success {
+    /// No confirmation is known: success is every cell read back right (pages found by
+    /// discovery, learned site files until someone names a marker).
+    #[serde(default)]
+    pub read_back: bool,
     /// An element (in the board's frame) whose text must contain `text`.
     #[serde(default)]
     pub selector: Option<String>,
@@ -372,6 +436,19 @@ impl Site {
             }
         }
         check_selector(&self.board.cells).map_err(|m| bad("board.cells", m))?;
+        if !SIDES.contains(&self.board.side) {
+            return Err(bad(
+                "board.side",
+                format!("{} is not a supported side (4, 6, 8, 9, 12 or 16)", self.board.side),
+            ));
+        }
+        self.geometry().map_err(|m| bad("board.boxes", m))?;
+        if let ValueSource::Attribute(a) = &self.board.value
+            && a.trim().is_empty()
+        {
+            return Err(bad("board.value", "names an empty attribute".into()));
+        }
+        let n = self.cell_count();
         match (self.board.order, &self.board.id_template) {
             (Order::Id, None) => {
                 return Err(bad("board.id_template", "is required with `order = \"id\"`".into()));
@@ -389,30 +466,36 @@ impl Site {
                     }
                 }
                 let ids: std::collections::HashSet<String> =
-                    (0..SIDE * SIDE).map(|i| self.cell_id(i).unwrap_or_default()).collect();
-                if ids.len() != SIDE * SIDE {
+                    (0..n).map(|i| self.cell_id(i).unwrap_or_default()).collect();
+                if ids.len() != n {
                     return Err(bad(
                         "board.id_template",
-                        format!("`{t}` does not give 81 different ids"),
+                        format!("`{t}` does not give {n} different ids"),
                     ));
                 }
             }
-            (Order::Document, Some(_)) => {
+            (Order::Document | Order::Position, Some(_)) => {
                 return Err(bad("board.id_template", "is only used with `order = \"id\"`".into()));
             }
-            (Order::Document, None) => {}
+            (Order::Document | Order::Position, None) => {}
         }
         match &self.board.given {
-            Given::Attribute(a) | Given::Class(a) if a.trim().is_empty() => {
-                return Err(bad("board.given", "names an empty attribute or class".into()));
+            Given::Attribute(a) | Given::Class(a) | Given::Style(a) if a.trim().is_empty() => {
+                return Err(bad("board.given", "names an empty attribute, class or style".into()));
+            }
+            Given::Style(s) if s.split_once(':').is_none_or(|(p, v)| p.trim().is_empty() || v.trim().is_empty()) => {
+                return Err(bad(
+                    "board.given",
+                    format!("style `{s}` is not `property: value` (e.g. `font-weight: 700`)"),
+                ));
             }
             Given::Filled(false) => {
                 return Err(bad("board.given", "`filled = false` marks nothing".into()));
             }
             _ => {}
         }
-        if self.board.min_givens > SIDE * SIDE {
-            return Err(bad("board.min_givens", "is above 81".into()));
+        if self.min_givens() > n {
+            return Err(bad("board.min_givens", format!("is above the {n} cells")));
         }
         if let Some(s) = &self.completion.submit {
             check_selector(s).map_err(|m| bad("completion.submit", m))?;
@@ -420,17 +503,20 @@ impl Site {
         let success = &self.completion.success;
         let kinds = usize::from(success.selector.is_some())
             + usize::from(success.title)
-            + usize::from(success.alert);
+            + usize::from(success.alert)
+            + usize::from(success.read_back);
         if kinds != 1 {
             return Err(bad(
                 "completion.success",
-                "set exactly one of `selector`, `title = true` or `alert = true`".into(),
+                "set exactly one of `selector`, `title = true`, `alert = true` or \
+                 `read_back = true`"
+                    .into(),
             ));
         }
         if let Some(s) = &success.selector {
             check_selector(s).map_err(|m| bad("completion.success.selector", m))?;
         }
-        if !success.alert && success.text.is_empty() {
+        if !success.alert && !success.read_back && success.text.is_empty() {
             return Err(bad("completion.success.text", "is empty".into()));
         }
         for (i, s) in self.consent.dismiss.iter().enumerate() {
@@ -439,10 +525,48 @@ impl Site {
         Ok(())
     }
 
+    /// The board's side.
+    pub fn side(&self) -> usize {
+        self.board.side
+    }
+
+    /// The number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.board.side * self.board.side
+    }
+
+    /// The givens needed before the board counts as ready.
+    pub fn min_givens(&self) -> usize {
+        self.board.min_givens.unwrap_or(match self.board.side {
+            SIDE => 17,
+            side => side * side / 6,
+        })
+    }
+
+    /// The board's shape: `board.boxes` or the usual boxes for the side.
+    pub fn geometry(&self) -> Result<crate::grid::Geometry, String> {
+        use crate::grid::Geometry;
+        let side = self.board.side;
+        let Some(text) = &self.board.boxes else {
+            return Geometry::for_side(side).map_err(|e| e.to_string());
+        };
+        let parsed = text
+            .split_once(['x', 'X'])
+            .and_then(|(w, h)| Some((w.trim().parse::<usize>().ok()?, h.trim().parse::<usize>().ok()?)));
+        match parsed {
+            Some((w, h)) if w.saturating_mul(h) == side => {
+                Geometry::boxed(w, h).map_err(|e| e.to_string())
+            }
+            Some((w, h)) => Err(format!("`{text}`: boxes of {w}x{h} do not tile a side of {side}")),
+            None => Err(format!("`{text}` is not `WxH` (e.g. `3x2`: 3 wide, 2 tall)")),
+        }
+    }
+
     /// The id of the cell at a reading-order index (with `order = "id"`).
     pub fn cell_id(&self, index: usize) -> Option<String> {
         let template = self.board.id_template.as_deref()?;
-        let (row, col) = (index / SIDE, index % SIDE);
+        let side = self.board.side;
+        let (row, col) = (index / side, index % side);
         let values = [index, index + 1, row, col, row + 1, col + 1];
         let lookup = |name: &str| {
             ID_PLACEHOLDERS.iter().position(|p| *p == name).map(|i| values[i].to_string())
@@ -481,8 +605,8 @@ impl Site {
     /// The reading-order ids of all cells, or `None` for document order.
     pub fn cell_ids(&self) -> Option<Vec<String>> {
         match self.board.order {
-            Order::Document => None,
-            Order::Id => (0..SIDE * SIDE).map(|i| self.cell_id(i)).collect(),
+            Order::Document | Order::Position => None,
+            Order::Id => (0..self.cell_count()).map(|i| self.cell_id(i)).collect(),
         }
     }
 }

@@ -54,7 +54,14 @@ pub(super) fn outcome(mode: Mode, o: &Outcome) {
     if o.resolved > 0 {
         line.push_str(", after the page loaded a different puzzle");
     }
-    out!("{line}; the page confirmed: {:?}", o.confirmation);
+    if o.confirmed {
+        out!("{line}; the page confirmed: {:?}", o.confirmation);
+    } else {
+        out!(
+            "{line}; typed and read back, every cell right; no confirmation from the page is \
+             known (name one with --success-text or --success-selector)"
+        );
+    }
 }
 
 /// A phase name and how to get its time.
