@@ -12,12 +12,13 @@ use anyhow::Context;
 use sudobot::logic::Scale;
 use sudobot::web::config::{ConfigError, DriverMode, Headless};
 use sudobot::web::demo::DemoServer;
+use sudobot::web::discover;
 use sudobot::web::grid;
 use sudobot::web::pool::{self, Attempt, Event, Failure, PoolOptions, PoolRun};
-use sudobot::web::site::{self, Served, Strategy};
+use sudobot::web::site::{self, Served, Strategy, Success};
 use sudobot::web::{
-    Hint, Outcome, PlayError, PlayOptions, Signal, Site, Thinking, Timings, WebDriverConfig,
-    signals,
+    Discover, Hint, Outcome, PlayError, PlayOptions, Signal, Site, Thinking, Timings,
+    WebDriverConfig, signals,
 };
 
 use super::logic_input::scale;
@@ -109,19 +110,71 @@ struct WebRun {
     report: Option<Report>,
     /// Where failures keep their evidence (`None`: `--no-debug-files`).
     evidence_dir: Option<PathBuf>,
+    /// Board discovery: only (no site), as a fallback, or off.
+    discover: Discover,
+    /// `--success-text`/`--success-selector`.
+    success: Option<Success>,
+}
+
+/// `--success-text` and `--success-selector` as a success marker (checked like a site file's).
+fn success_marker(
+    text: Option<&str>,
+    selector: Option<&str>,
+) -> Result<Option<Success>, ConfigError> {
+    let bad = |key: &str, message: String| ConfigError::Invalid {
+        file: "command line".into(),
+        key: key.into(),
+        message,
+    };
+    if let Some(sel) = selector
+        && let Err(e) = scraper::Selector::parse(sel)
+    {
+        return Err(bad("--success-selector", format!("`{sel}` is not a valid CSS selector: {e}")));
+    }
+    if text.is_some_and(|t| t.trim().is_empty()) {
+        return Err(bad("--success-text", "is empty".into()));
+    }
+    Ok(match (text, selector) {
+        (None, None) => None,
+        (text, Some(sel)) => Some(Success {
+            selector: Some(sel.to_string()),
+            text: text.unwrap_or("").to_string(),
+            ..Success::default()
+        }),
+        (Some(text), None) => {
+            Some(Success { title: true, text: text.to_string(), ..Success::default() })
+        }
+    })
 }
 
 impl WebRun {
     fn from_args(args: WebArgs) -> anyhow::Result<WebRun> {
         let config = build_config(&args)?;
-        let mut site = site::find(&args.site, args.sites_dir.as_deref())?.site;
+        // `--url` alone: any page, the board found on it. Else the site (default: the demo).
+        let discover = match (&args.site, &args.url) {
+            (None, Some(_)) => Discover::Only,
+            _ if args.no_discover => Discover::Off,
+            _ => Discover::Fallback,
+        };
+        let mut site = match (&args.site, &args.url) {
+            (None, Some(url)) => discover::page_site(url, discover::placeholder_board()),
+            (name, _) => {
+                site::find(name.as_deref().unwrap_or("demo"), args.sites_dir.as_deref())?.site
+            }
+        };
         if let Some(s) = args.strategy.as_deref() {
             site.fill.strategy = match s {
                 "actions" => Strategy::Actions,
                 "per-cell" => Strategy::PerCell,
                 "script" => Strategy::Script,
+                "click" => Strategy::Click,
                 _ => Strategy::Keys,
             };
+        }
+        let success =
+            success_marker(args.success_text.as_deref(), args.success_selector.as_deref())?;
+        if let Some(success) = &success {
+            site.completion.success = success.clone();
         }
         let difficulty = site.difficulty_value(args.difficulty.as_deref())?;
         if let Some(url) = &args.url {
@@ -149,6 +202,8 @@ impl WebRun {
             report,
             evidence_dir: (!args.no_debug_files)
                 .then(|| args.debug_dir.unwrap_or_else(std::env::temp_dir)),
+            discover,
+            success,
         })
     }
 
@@ -170,6 +225,8 @@ impl WebRun {
                 }),
                 _ => None,
             },
+            discover: self.discover,
+            success: self.success.clone(),
         }
     }
 

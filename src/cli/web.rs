@@ -12,6 +12,7 @@ use super::hint::Reveal;
 #[command(after_help = "\
 Examples:
   sudobot web --site demo                        # offline practice page served by sudobot itself
+  sudobot web --url https://example.org/sudoku   # any page: the board is found by itself
   sudobot web --site demo --difficulty hard --count 5 --stats
   sudobot web --site sudoku.name --difficulty 4
   sudobot web --site sudokupuzzle.org --dry-run  # read and solve, type nothing
@@ -35,16 +36,29 @@ with --count: any puzzle failed), 2 bad configuration or arguments, 3 the board 
 or breaks a rule, 4 the board has several solutions, 130 SIGINT (Ctrl-C), 143 SIGTERM, 129
 SIGHUP.")]
 pub struct WebArgs {
-    /// The site to play (see `sudobot sites list`).
-    #[arg(long, default_value = "demo")]
-    pub site: String,
+    /// The site to play (see `sudobot sites list`). Default: `demo`, or with --url alone, no
+    /// site: the board is found on the page by itself.
+    #[arg(long)]
+    pub site: Option<String>,
     /// Difficulty: a level name or value of the site (default: the site's default).
     #[arg(long, short)]
     pub difficulty: Option<String>,
-    /// Open this URL instead of the site's own (mirrors, local copies, tests); the site's
-    /// selectors still apply.
+    /// Open this URL. With --site, instead of the site's own (mirrors, local copies, tests;
+    /// the site's selectors still apply). Without --site, any page: sudobot finds the board
+    /// itself (inputs, clickable cells of any element, sides 4 to 16, in any frame).
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
+    /// The page's own sign of success, on a page found by itself: text it shows once the board
+    /// is solved (in --success-selector's element, else in the title).
+    #[arg(long, value_name = "TEXT")]
+    pub success_text: Option<String>,
+    /// The element whose text shows success (with --success-text; alone: any text in it).
+    #[arg(long, value_name = "CSS")]
+    pub success_selector: Option<String>,
+    /// Never look for the board by itself: when the site file's board does not match the
+    /// page, fail instead of finding it (self-healing is on by default).
+    #[arg(long)]
+    pub no_discover: bool,
     /// Read and solve, print the board and the answer, type nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -87,8 +101,9 @@ pub struct WebArgs {
     pub oversubscribe: bool,
     /// How to type, overriding the site file: keys (default: one Element Send Keys of the whole
     /// board), actions (one Actions chain), per-cell (click + send keys per cell), script (set
-    /// values by script with input/keyup/change events; only for sites that accept them).
-    #[arg(long, value_name = "HOW", value_parser = ["keys", "actions", "per-cell", "script"])]
+    /// values by script with input/keyup/change events; only for sites that accept them),
+    /// click (click each cell's centre, then its key: cells that are not inputs).
+    #[arg(long, value_name = "HOW", value_parser = ["keys", "actions", "per-cell", "script", "click"])]
     pub strategy: Option<String>,
     /// WebDriver settings file (default: the built-in webdriver.toml).
     #[arg(long, value_name = "PATH")]

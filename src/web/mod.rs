@@ -6,6 +6,8 @@
 //! - [`owner`]: the processes and files a run owns, stopped and deleted on every path;
 //! - [`signals`]: SIGINT/SIGTERM/SIGHUP: cancel at once, a second signal exits at once;
 //! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable;
+//! - [`discover`]: finding the board on a page no site file describes (and when a site file's
+//!   board no longer matches);
 //! - [`read`], [`fill`], [`guard`], [`play`]: reading the board, typing (with the in-page guard
 //!   that keeps keys on the board), verifying one puzzle;
 //! - [`pool`]: `--parallel K`: K sessions work through the puzzles, a failed puzzle is
@@ -17,6 +19,7 @@
 
 pub mod config;
 pub mod demo;
+pub mod discover;
 pub mod evidence;
 pub mod fill;
 pub mod grid;
@@ -31,7 +34,7 @@ pub mod signals;
 pub mod site;
 
 pub use config::{ConfigError, WebDriverConfig};
-pub use play::{Hint, Outcome, PlayError, PlayOptions, Thinking, Timings, play};
+pub use play::{Discover, Hint, Outcome, PlayError, PlayOptions, Thinking, Timings, play};
 pub use session::{Session, SessionError, Stop};
 pub use signals::{Cancel, Signal};
 pub use site::{Site, SiteError};

@@ -7,10 +7,13 @@ use std::time::{Duration, Instant};
 use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
 
+use super::discover::{self, DiscoverError};
 use super::fill::{self, Route, Target};
 use super::guard::{self, GuardReport, PrepareArgs, Prepared};
 use super::read::{self, PageBoard, ReadArgs, ReadError};
-use super::site::{Given, KeyName, Navigate, Order, ReadMode, Site, Strategy, frame_index};
+use super::site::{
+    Given, KeyName, Navigate, Order, ReadMode, Site, Strategy, Success, frame_index,
+};
 use crate::grid::{Cell, Conflict, Grid};
 use crate::logic::{self, Board, Scale, Step};
 use crate::solve::{self, Verdict};
@@ -34,6 +37,24 @@ pub struct PlayOptions {
     pub hint: Option<Scale>,
     /// Type in the technique engine's order, telling each step as it goes.
     pub thinking: Option<Thinking>,
+    /// When to find the board by itself instead of (or after) the site file's selectors.
+    pub discover: Discover,
+    /// The page's confirmation, named by the user (`--success-text`, `--success-selector`);
+    /// replaces the site's, and is used on discovered boards.
+    pub success: Option<Success>,
+}
+
+/// When board discovery runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Discover {
+    /// Never: the site file's board or nothing (`--no-discover`).
+    Off,
+    /// When the site file's board does not match the page (its selectors match no cells or the
+    /// wrong number, a frame is missing): self-healing.
+    #[default]
+    Fallback,
+    /// Always: there is no site file (`sudobot web --url URL`).
+    Only,
 }
 
 /// How `--show-thinking` plays: the engine's scale, the pause after each placed value, and
@@ -74,6 +95,8 @@ pub enum Hint {
 pub struct Timings {
     /// Navigation, overlays, frames and the ready wait.
     pub navigate: Option<Duration>,
+    /// Finding the board on the page (discovered pages and self-healing only).
+    pub discover: Option<Duration>,
     /// Reading the board.
     pub read: Option<Duration>,
     /// Solving.
@@ -150,6 +173,8 @@ pub enum PlayError {
     NotReady {
         /// The cells the board has.
         cells: usize,
+        /// The last look found the wrong number of cells (or none), not too few givens.
+        mismatch: bool,
         /// How long we waited.
         waited: Duration,
         /// What the last look found.
@@ -160,6 +185,17 @@ pub enum PlayError {
     /// The board could not be read.
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// No board was found on the page (discovery).
+    #[error(transparent)]
+    Discover(#[from] DiscoverError),
+    /// The site file's board did not match the page, and discovery found none either.
+    #[error("{site_error}; looking for the board on the page instead: {discover}")]
+    NotHealed {
+        /// Why the site file's board did not match.
+        site_error: Box<PlayError>,
+        /// Why discovery found nothing.
+        discover: DiscoverError,
+    },
     /// The givens break a rule; nothing was typed.
     #[error("the board on the page is invalid ({0}); nothing was typed")]
     Invalid(Conflict),
@@ -186,9 +222,7 @@ pub enum PlayError {
         blocked: usize,
     },
     /// A click on a cell did not select it: one key was sent, nothing more.
-    #[error(
-        "a click does not select a cell on this page ({0}); nothing more was typed"
-    )]
+    #[error("a click does not select a cell on this page ({0}); nothing more was typed")]
     ClickDoesNotSelect(String),
     /// Typing failed.
     #[error("typing the answer failed: {}", short(.0))]
@@ -244,6 +278,7 @@ impl PlayError {
             | PlayError::Typing(source)
             | PlayError::Frame { source, .. } => Some(source),
             PlayError::Navigate { source, .. } => source.as_ref(),
+            PlayError::Discover(d) | PlayError::NotHealed { discover: d, .. } => d.driver_error(),
             _ => None,
         }
     }
@@ -270,6 +305,8 @@ impl PlayError {
             PlayError::Frame { .. } => "frame not found",
             PlayError::NotReady { .. } => "board not ready",
             PlayError::Read(_) => "board unreadable",
+            PlayError::Discover(DiscoverError::Canvas { .. }) => "canvas board",
+            PlayError::Discover(_) | PlayError::NotHealed { .. } => "no board found",
             PlayError::Invalid(_) => "invalid board",
             PlayError::Unsolvable => "no solution",
             PlayError::Multiple { .. } => "several solutions",
@@ -282,6 +319,12 @@ impl PlayError {
             PlayError::Logic(_) => "technique engine",
             PlayError::WebDriver { .. } => "webdriver error",
         }
+    }
+
+    /// Whether the site file's board does not match the page: a frame or the cells are not
+    /// there, or not as many as the board has (self-healing looks for the board then).
+    pub fn is_board_mismatch(&self) -> bool {
+        matches!(self, PlayError::Frame { .. } | PlayError::NotReady { mismatch: true, .. })
     }
 
     /// Whether the page had loaded when it failed (evidence is worth keeping).
@@ -368,8 +411,10 @@ pub async fn play(
     timings: &mut Timings,
 ) -> Result<Outcome, PlayError> {
     let t = Instant::now();
-    open(driver, site, options).await?;
+    navigate(driver, site, options).await?;
     timed(&mut timings.navigate, t);
+    let (owned, healed) = find_board(driver, site, options, timings).await?;
+    let site = owned.as_ref().unwrap_or(site);
 
     let mut resolved = 0;
     let mut mode = site.board.read;
@@ -398,7 +443,7 @@ pub async fn play(
             clicked: false,
             confirmation: String::new(),
             confirmed: false,
-            healed: None,
+            healed: healed.clone(),
             hint: None,
             timings: *timings,
         };
@@ -434,6 +479,12 @@ pub async fn play(
         outcome.timings = *timings;
         return result.map(|()| outcome);
     }
+}
+
+/// Whether a marker's text shows success: it contains the text, or, with no text named (a
+/// selector alone), it shows any text.
+fn shows_success(shown: &str, success: &Success) -> bool {
+    if success.text.is_empty() { !shown.trim().is_empty() } else { shown.contains(&success.text) }
 }
 
 /// Solves the givens; a board problem is an error that says nothing was typed.
@@ -572,8 +623,7 @@ async fn type_guarded(
         .collect::<WebDriverResult<_>>()
         .map_err(wd("preparing to type"))?;
     let success = &site.completion.success;
-    let before =
-        prepared.marker.is_some_and(|m| !success.text.is_empty() && m.contains(&success.text));
+    let before = prepared.marker.is_some_and(|m| shows_success(&m, success) && !success.alert);
     let click = site.fill.strategy == Strategy::Click;
     let route = match site.fill.navigate {
         // Show-thinking types in the engine's order, one cell at a time; clicked cells are
@@ -769,8 +819,71 @@ async fn verify(
     Ok(())
 }
 
-/// Navigation, overlays, cookies, frames and the ready wait.
-async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<(), PlayError> {
+/// The board to play: the site's, found by discovery (no site file), or found by discovery
+/// after the site's did not match (self-healing, with the note that says so). Enters the
+/// board's frames and waits until it is ready. Returns the site to use when it is not `site`.
+async fn find_board(
+    driver: &WebDriver,
+    site: &Site,
+    options: &PlayOptions,
+    timings: &mut Timings,
+) -> Result<(Option<Site>, Option<String>), PlayError> {
+    let with_success = |mut found: Site| {
+        if let Some(success) = &options.success {
+            found.completion.success = success.clone();
+        }
+        found
+    };
+    if options.discover == Discover::Only {
+        let t = Instant::now();
+        let found = discover::discover(driver, &options.url, options.element_timeout).await;
+        timed(&mut timings.discover, t);
+        let found = found?;
+        tracing::debug!("discovery chose {}", found.why);
+        for other in &found.others {
+            tracing::debug!("discovery passed over {other}");
+        }
+        let found = with_success(found.site);
+        let t = Instant::now();
+        enter_board(driver, &found, options).await?;
+        timed(&mut timings.navigate, t);
+        return Ok((Some(found), None));
+    }
+    let t = Instant::now();
+    let entered = enter_board(driver, site, options).await;
+    timed(&mut timings.navigate, t);
+    let failed = match entered {
+        Ok(()) => return Ok((None, None)),
+        Err(e) if options.discover == Discover::Fallback && e.is_board_mismatch() => e,
+        Err(e) => return Err(e),
+    };
+    let t = Instant::now();
+    driver.enter_default_frame().await.map_err(wd("leaving the frames"))?;
+    let found = discover::discover(driver, &options.url, Duration::ZERO).await;
+    timed(&mut timings.discover, t);
+    let found = match found {
+        Ok(found) => found,
+        Err(discover) => {
+            return Err(PlayError::NotHealed { site_error: Box::new(failed), discover });
+        }
+    };
+    let healed = site.healed_by(&found.site);
+    let note = format!(
+        "site `{}`: {failed}. Found on the page instead: {}. These site-file lines would fix \
+         it:\n{}",
+        site.name,
+        found.why,
+        healed.board_toml()
+    );
+    tracing::warn!("{note}");
+    let t = Instant::now();
+    enter_board(driver, &healed, options).await?;
+    timed(&mut timings.navigate, t);
+    Ok((Some(healed), Some(note)))
+}
+
+/// Navigation, overlays and cookies.
+async fn navigate(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<(), PlayError> {
     let nav = |e: WebDriverError| {
         if matches!(e.as_inner(), WebDriverErrorInner::WebDriverTimeout(..)) {
             return PlayError::Navigate {
@@ -829,6 +942,15 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
             )
             .await;
     }
+    Ok(())
+}
+
+/// Enters the board's frames and waits (bounded) until the board is ready.
+async fn enter_board(
+    driver: &WebDriver,
+    site: &Site,
+    options: &PlayOptions,
+) -> Result<(), PlayError> {
     for frame in &site.frames {
         // A page opened at the frame's own URL already holds the board: enter frames only
         // while the board is not in the current document.
@@ -838,7 +960,7 @@ async fn open(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Result<
         }
         enter_frame(driver, frame, options.element_timeout).await?;
     }
-    wait_ready(driver, site, options.element_timeout).await
+    wait_ready(driver, site, options.element_timeout, options.discover == Discover::Fallback).await
 }
 
 /// Whether the current document has at least one board cell.
@@ -893,15 +1015,20 @@ async fn wait_ready(
     driver: &WebDriver,
     site: &Site,
     default_bound: Duration,
+    heal: bool,
 ) -> Result<(), PlayError> {
     let bound = site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(default_bound);
     let min_givens = site.min_givens();
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(25));
     let mut stable: Option<(Vec<String>, Instant)> = None;
+    // The same wrong cell count since when: with self-healing on, a page that keeps showing
+    // it for MISMATCH_SETTLE goes to discovery without waiting out the whole bound.
+    let mut mismatch: Option<(String, Instant)> = None;
     loop {
         tick.tick().await;
-        let detail = match read::cells(driver, &ReadArgs::new(site)).await {
+        let mut early = false;
+        let (detail, wrong) = match read::cells(driver, &ReadArgs::new(site)).await {
             Ok(cells) => match read::from_script(site, cells) {
                 Ok(board) if board.givens() >= min_givens => return Ok(()),
                 Ok(board) => {
@@ -916,24 +1043,46 @@ async fn wait_ready(
                             _ => stable = Some((board.raw.clone(), Instant::now())),
                         }
                     }
-                    format!("{} cells but only {givens} givens", board.raw.len())
+                    (format!("{} cells but only {givens} givens", board.raw.len()), false)
                 }
-                Err(e) => e.to_string(),
+                // No cells yet may be a page still drawing: only a wrong count settles early.
+                Err(e @ ReadError::CellCount { found: 0, .. }) => (e.to_string(), true),
+                Err(e @ (ReadError::CellCount { .. } | ReadError::NotAGrid { .. })) => {
+                    early = true;
+                    (e.to_string(), true)
+                }
+                Err(e) => (e.to_string(), false),
             },
             // A lost session ends the wait at once.
             Err(e) if is_session_lost(&e) => return Err(wd("waiting for the board")(e)),
-            Err(e) => short(&e),
+            Err(e) => (short(&e), false),
         };
-        if start.elapsed() >= bound {
+        let settled = match (&mismatch, wrong) {
+            (Some((last, since)), true) if *last == detail => since.elapsed() >= MISMATCH_SETTLE,
+            (_, true) => {
+                mismatch = Some((detail.clone(), Instant::now()));
+                false
+            }
+            (_, false) => {
+                mismatch = None;
+                false
+            }
+        };
+        if start.elapsed() >= bound || (heal && early && settled) {
             return Err(PlayError::NotReady {
                 cells: site.cell_count(),
-                waited: bound,
+                mismatch: wrong,
+                waited: start.elapsed(),
                 detail,
                 min_givens,
             });
         }
     }
 }
+
+/// How long the wrong number of cells must stay the same before self-healing looks for the
+/// board (pages that draw the board late show 0 cells first, then all of them).
+const MISMATCH_SETTLE: Duration = Duration::from_millis(2000);
 
 /// How long a board with fewer givens than `min_givens` must stay unchanged to be read.
 const SETTLE: Duration = Duration::from_millis(1000);
@@ -945,7 +1094,8 @@ async fn read_board(
     mode: ReadMode,
 ) -> Result<PageBoard, PlayError> {
     // Positions and computed styles are only in the live page.
-    let scripted = site.board.order == Order::Position || matches!(site.board.given, Given::Style(_));
+    let scripted =
+        site.board.order == Order::Position || matches!(site.board.given, Given::Style(_));
     Ok(match mode {
         ReadMode::Source if !scripted => {
             let html = driver.source().await.map_err(wd("reading the page source"))?;
@@ -1124,7 +1274,7 @@ async fn confirm(
                 .map_err(wd("reading the success marker"))?
         };
         if let Some(text) = &seen
-            && text.contains(&success.text)
+            && shows_success(text, success)
         {
             return Ok(text.trim().to_string());
         }

@@ -193,7 +193,8 @@ fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
             if cells.len() != n {
                 return Err(count(cells.len(), String::new()));
             }
-            let points: Vec<(f64, f64)> = cells.iter().map(|c| c.at.unwrap_or((0.0, 0.0))).collect();
+            let points: Vec<(f64, f64)> =
+                cells.iter().map(|c| c.at.unwrap_or((0.0, 0.0))).collect();
             let dom_order = lattice(&points, side).map_err(|why| ReadError::NotAGrid {
                 selector: selector.clone(),
                 found: cells.len(),
@@ -263,13 +264,18 @@ pub fn lattice(points: &[(f64, f64)], side: usize) -> Result<Vec<usize>, String>
 /// spread inside a group of at least half the smallest gap between groups).
 fn bands(values: impl Iterator<Item = f64>, count: usize) -> Option<Vec<f64>> {
     let mut v: Vec<f64> = values.collect();
-    if count == 0 || v.is_empty() || !v.len().is_multiple_of(count) || v.iter().any(|x| !x.is_finite()) {
+    if count == 0
+        || v.is_empty()
+        || !v.len().is_multiple_of(count)
+        || v.iter().any(|x| !x.is_finite())
+    {
         return None;
     }
     v.sort_by(f64::total_cmp);
     let groups: Vec<&[f64]> = v.chunks(v.len() / count).collect();
     let spread = groups.iter().map(|g| g[g.len() - 1] - g[0]).fold(0.0, f64::max);
-    let gap = groups.windows(2).map(|w| w[1][0] - w[0][w[0].len() - 1]).fold(f64::INFINITY, f64::min);
+    let gap =
+        groups.windows(2).map(|w| w[1][0] - w[0][w[0].len() - 1]).fold(f64::INFINITY, f64::min);
     if count > 1 && (gap <= 0.0 || spread * 2.0 >= gap) {
         return None;
     }
@@ -391,7 +397,12 @@ pub fn from_script(site: &Site, cells: Vec<ScriptCell>) -> Result<PageBoard, Rea
         site,
         cells
             .into_iter()
-            .map(|ScriptCell(value, given, id, x, y)| RawCell { id, value, given, at: Some((x, y)) })
+            .map(|ScriptCell(value, given, id, x, y)| RawCell {
+                id,
+                value,
+                given,
+                at: Some((x, y)),
+            })
             .collect(),
     )
 }

@@ -483,7 +483,10 @@ impl Site {
             Given::Attribute(a) | Given::Class(a) | Given::Style(a) if a.trim().is_empty() => {
                 return Err(bad("board.given", "names an empty attribute, class or style".into()));
             }
-            Given::Style(s) if s.split_once(':').is_none_or(|(p, v)| p.trim().is_empty() || v.trim().is_empty()) => {
+            Given::Style(s)
+                if s.split_once(':')
+                    .is_none_or(|(p, v)| p.trim().is_empty() || v.trim().is_empty()) =>
+            {
                 return Err(bad(
                     "board.given",
                     format!("style `{s}` is not `property: value` (e.g. `font-weight: 700`)"),
@@ -525,6 +528,108 @@ impl Site {
         Ok(())
     }
 
+    /// This site with the board (and frames) another site found on the page: what self-healing
+    /// plays when this site's board does not match. The URL, levels, consent and completion stay
+    /// this site's; cells that are not text fields are clicked.
+    pub fn healed_by(&self, found: &Site) -> Site {
+        let mut healed = self.clone();
+        healed.frames = found.frames.clone();
+        healed.board = found.board.clone();
+        if found.fill.strategy == Strategy::Click {
+            healed.fill = found.fill.clone();
+        }
+        healed
+    }
+
+    /// The `frames` line and the `[board]` table as TOML (what `sites learn` and self-healing
+    /// print).
+    pub fn board_toml(&self) -> String {
+        let b = &self.board;
+        let mut out = String::new();
+        if !self.frames.is_empty() {
+            out.push_str(&format!("frames = {}\n\n", toml_list(&self.frames)));
+        }
+        out.push_str("[board]\n");
+        if b.side != SIDE {
+            out.push_str(&format!("side = {}\n", b.side));
+        }
+        if let Some(boxes) = &b.boxes {
+            out.push_str(&format!("boxes = {}\n", toml_str(boxes)));
+        }
+        out.push_str(&format!("cells = {}\n", toml_str(&b.cells)));
+        let order = match b.order {
+            Order::Document => "document",
+            Order::Id => "id",
+            Order::Position => "position",
+        };
+        out.push_str(&format!("order = \"{order}\"\n"));
+        if let Some(t) = &b.id_template {
+            out.push_str(&format!("id_template = {}\n", toml_str(t)));
+        }
+        match &b.value {
+            ValueSource::Value => {}
+            ValueSource::Text => out.push_str("value = \"text\"\n"),
+            ValueSource::Attribute(a) => {
+                out.push_str(&format!("value = {{ attribute = {} }}\n", toml_str(a)));
+            }
+        }
+        if b.read == ReadMode::Script {
+            out.push_str("read = \"script\"\n");
+        }
+        let given = match &b.given {
+            Given::Attribute(a) => format!("{{ attribute = {} }}", toml_str(a)),
+            Given::Class(c) => format!("{{ class = {} }}", toml_str(c)),
+            Given::Filled(_) => "{ filled = true }".to_string(),
+            Given::Style(st) => format!("{{ style = {} }}", toml_str(st)),
+        };
+        out.push_str(&format!("given = {given}\n"));
+        if let Some(n) = b.min_givens {
+            out.push_str(&format!("min_givens = {n}\n"));
+        }
+        if self.fill.strategy == Strategy::Click {
+            out.push_str("\n[fill]\nstrategy = \"click\"\n");
+        }
+        out
+    }
+
+    /// The whole site as a TOML file that [`Site::parse`] reads back (`sudobot sites learn`).
+    pub fn to_toml(&self) -> String {
+        let mut out = format!(
+            "name = {}\ndescription = {}\nurl = {}\n",
+            toml_str(&self.name),
+            toml_str(&self.description),
+            toml_str(&self.url)
+        );
+        out.push_str(&self.board_toml());
+        let d = &self.difficulty;
+        out.push_str(&format!(
+            "\n[difficulty]\ndefault = {}\nlevels = {{{}}}\n",
+            toml_str(&d.default),
+            d.levels
+                .iter()
+                .map(|(k, v)| format!(" {} = {} ", toml_str(k), toml_str(v)))
+                .collect::<Vec<_>>()
+                .join(",")
+        ));
+        let c = &self.completion;
+        out.push_str("\n[completion]\n");
+        if let Some(sub) = &c.submit {
+            out.push_str(&format!("submit = {}\n", toml_str(sub)));
+        }
+        let success = &c.success;
+        let marker = if success.read_back {
+            "{ read_back = true }".to_string()
+        } else if let Some(sel) = &success.selector {
+            format!("{{ selector = {}, text = {} }}", toml_str(sel), toml_str(&success.text))
+        } else if success.title {
+            format!("{{ title = true, text = {} }}", toml_str(&success.text))
+        } else {
+            format!("{{ alert = true, text = {} }}", toml_str(&success.text))
+        };
+        out.push_str(&format!("success = {marker}\ntimeout_ms = {}\n", c.timeout_ms));
+        out
+    }
+
     /// The board's side.
     pub fn side(&self) -> usize {
         self.board.side
@@ -550,9 +655,9 @@ impl Site {
         let Some(text) = &self.board.boxes else {
             return Geometry::for_side(side).map_err(|e| e.to_string());
         };
-        let parsed = text
-            .split_once(['x', 'X'])
-            .and_then(|(w, h)| Some((w.trim().parse::<usize>().ok()?, h.trim().parse::<usize>().ok()?)));
+        let parsed = text.split_once(['x', 'X']).and_then(|(w, h)| {
+            Some((w.trim().parse::<usize>().ok()?, h.trim().parse::<usize>().ok()?))
+        });
         match parsed {
             Some((w, h)) if w.saturating_mul(h) == side => {
                 Geometry::boxed(w, h).map_err(|e| e.to_string())
@@ -609,6 +714,15 @@ impl Site {
             Order::Id => (0..self.cell_count()).map(|i| self.cell_id(i)).collect(),
         }
     }
+}
+
+/// A TOML basic string.
+fn toml_str(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+fn toml_list(items: &[String]) -> String {
+    format!("[{}]", items.iter().map(|s| toml_str(s)).collect::<Vec<_>>().join(", "))
 }
 
 /// `#3` -> frame index 3.

@@ -74,8 +74,9 @@ pub(super) fn stats(session_starts: &[Duration], all: &[Timings]) {
     let session_start = pool::median_p90_max(session_starts.to_vec())
         .map(|(median, _, _)| median)
         .unwrap_or_default();
-    let phases: [Phase; 6] = [
+    let phases: [Phase; 7] = [
         ("navigation", |t| t.navigate),
+        ("discovery", |t| t.discover),
         ("read", |t| t.read),
         ("solve", |t| t.solve),
         ("fill", |t| t.fill),
