@@ -5,13 +5,13 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
-use sudobot::web::site;
+use sudobot::web::{discover, site};
 use sudobot::web::{Cancel, Session, SessionError, Stop, WebDriverConfig, evidence, signals};
 
 use super::Code;
 use super::init_logging;
 use super::web::{check_url, code_for, on_first_signal};
-use crate::cli::web::{CheckArgs, SitesAction, SitesArgs};
+use crate::cli::web::{CheckArgs, LearnArgs, SitesAction, SitesArgs};
 
 /// Prints to stdout; a closed pipe (`sudobot sites list | head`) is not an error.
 macro_rules! out {
@@ -32,7 +32,97 @@ pub fn run(args: SitesArgs) -> anyhow::Result<Code> {
             check_live(&check, dir, &url)
         }
         SitesAction::Check(_) => check_files(dir),
+        SitesAction::Learn(learn_args) => learn(&learn_args, dir),
     }
+}
+
+/// `sites learn`: find the board on the page and write a site file for it.
+fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
+    init_logging(0);
+    check_url(&args.url)?;
+    let name = match &args.name {
+        Some(n) => n.clone(),
+        None => url::Url::parse(&args.url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string))
+            .unwrap_or_else(|| "learned".into()),
+    };
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        anyhow::bail!(sudobot::web::ConfigError::Invalid {
+            file: "command line".into(),
+            key: "--name".into(),
+            message: format!("`{name}` cannot be a site file name"),
+        });
+    }
+    let target = match (&args.output, dir) {
+        (Some(path), _) => Some(path.clone()),
+        (None, Some(dir)) => Some(dir.join(format!("{name}.toml"))),
+        (None, None) => None,
+    };
+    if let Some(path) = &target
+        && path.exists()
+        && !args.force
+    {
+        eprintln!("sudobot: {} exists; --force replaces it", path.display());
+        return Ok(Code::BadInput);
+    }
+    let mut config = WebDriverConfig::load(args.config.as_deref())?;
+    if args.headless {
+        config.browser.headless = sudobot::web::config::Headless::Fixed(true);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let found = runtime.block_on(async {
+        let cancel: Cancel = signals::watch(on_first_signal).context("watching signals")?;
+        let session = match Session::start(&config, cancel).await {
+            Ok(s) => s,
+            Err(SessionError::Cancelled(s)) => return Ok(Err(code_for(s))),
+            Err(e) => return Err(anyhow::Error::from(e)),
+        };
+        let driver = session.driver();
+        let bound = config.element_timeout();
+        let found = session
+            .guard(async {
+                driver.goto(&args.url).await.map_err(|e| format!("cannot open {}: {}", args.url, sudobot::web::play::short(&e)))?;
+                discover::discover(driver, &args.url, bound).await.map_err(|e| e.to_string())
+            })
+            .await;
+        session.close().await;
+        match found {
+            Ok(Ok(found)) => Ok(Ok(found)),
+            Ok(Err(e)) => anyhow::bail!(e),
+            Err(Stop::Signal(s)) => Ok(Err(code_for(s))),
+            Err(stop) => anyhow::bail!(stop),
+        }
+    })?;
+    let found = match found {
+        Ok(found) => found,
+        Err(code) => return Ok(code),
+    };
+    let mut site = found.site;
+    site.name = name.clone();
+    site.description = format!("learned from {} by `sudobot sites learn`", args.url);
+    let text = format!(
+        "# Learned from {url} by `sudobot sites learn`: {why}.\n\
+         # Success is only every cell read back right: put the page's own sign in\n\
+         # [completion] success (a selector and its text, the title, or an alert) where you know it.\n{toml}",
+        url = args.url,
+        why = found.why,
+        toml = site.to_toml()
+    );
+    // What is written must read back as a valid site.
+    site::Site::parse(&format!("{name}.toml"), &text)
+        .context("the learned site file does not validate (a bug)")?;
+    match &target {
+        Some(path) => {
+            std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?;
+            eprintln!("sudobot: wrote {} ({})", path.display(), found.why);
+        }
+        None => out!("{text}"),
+    }
+    Ok(Code::Success)
 }
 
 /// `sites list`: each site, its levels (easy before hard) and where its file comes from.

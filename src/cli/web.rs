@@ -180,6 +180,41 @@ pub enum SitesAction {
     /// Validate every site file (selectors parse, placeholders known); errors name file and key.
     /// With --url: open the page in the browser and show what each selector of --site matches.
     Check(CheckArgs),
+    /// Open a page, find its board by itself, and write a site file for it (frames, cells,
+    /// order, values, givens, typing), so `--site NAME` plays it from then on.
+    Learn(LearnArgs),
+}
+
+/// Arguments of `sudobot sites learn`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+The file is written to --output, else to DIR/NAME.toml with --sites-dir, else to standard output.
+It says success only by reading the board back: add the page's own sign (`[completion]`
+`success`) where you know it. Check it with `sudobot sites check --sites-dir DIR`.
+
+Examples:
+  sudobot sites learn --url https://example.org/sudoku
+  sudobot sites learn --url https://example.org/sudoku --name example --sites-dir ~/.sudobot
+  sudobot web --site example --sites-dir ~/.sudobot")]
+pub struct LearnArgs {
+    /// The page to learn.
+    #[arg(long, value_name = "URL")]
+    pub url: String,
+    /// The site's name (default: the URL's host).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Write the file here.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+    /// WebDriver settings file (default: the built-in webdriver.toml).
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Hide the browser window (the default when there is no display).
+    #[arg(long)]
+    pub headless: bool,
 }
 
 /// Arguments of `sudobot sites check`.

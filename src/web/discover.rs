@@ -58,7 +58,7 @@ for (let i = 0; i < Math.min(all.length, cap); i++) {
   }
   if (skip.has(e.tagName)) continue;
   const w = r.width, h = r.height;
-  if (w < 8 || h < 8 || w > 240 || h > 240 || Math.abs(w - h) > 0.3 * Math.max(w, h)) continue;
+  if (w < 8 || h < 8 || w > 240 || h > 240 || Math.abs(w - h) > 0.45 * Math.max(w, h)) continue;
   const cs = getComputedStyle(e);
   if (cs.visibility === 'hidden' || cs.display === 'none' || cs.opacity === '0') continue;
   const field = e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
@@ -103,8 +103,8 @@ return {cells, frames: window.frames.length, canvases, truncated, total: all.len
 "#;
 
 /// Names the chosen elements of the last [`SCAN_JS`] with a CSS selector that matches exactly
-/// them. Arguments: their indices. Tries the tag with a class they share, then an attribute they
-/// share, each alone and under the nearest ancestor with an id, then the ancestor's path.
+/// them. Arguments: their indices. Tries, under the nearest ancestor with an id, then alone: the
+/// tag, the tag with a class, role or attribute they share; then the ancestor's path.
 /// Returns the selector, or null when none matches exactly them.
 pub const SELECTOR_JS: &str = r#"
 const [ks] = arguments;
@@ -122,17 +122,20 @@ const attrs = common(e => Array.from(e.attributes).map(a => a.name).filter(n => 
 const roles = common(e => [e.getAttribute('role') || '']).filter(Boolean);
 let anc = els[0].parentElement;
 while (anc && !els.every(e => anc.contains(e))) anc = anc.parentElement;
-const scopes = [''];
+const scopes = [];
 for (let a = anc; a && a !== document.documentElement; a = a.parentElement) {
   if (a.id) { scopes.push('#' + esc(a.id) + ' '); break; }
 }
+scopes.push('');
 const bodies = [];
 for (const c of classes) bodies.push(tagSel + '.' + esc(c));
 for (const r of roles) bodies.push(tagSel + '[role="' + r + '"]');
 for (const a of attrs) bodies.push(tagSel + '[' + esc(a) + ']');
 for (const c of classes) for (const a of attrs) bodies.push(tagSel + '.' + esc(c) + '[' + esc(a) + ']');
-for (const scope of scopes) for (const b of bodies) if (exact(scope + b)) return scope + b;
-for (const scope of scopes.slice(1)) if (exact(scope + tagSel)) return scope + tagSel;
+for (const scope of scopes) {
+  if (scope && exact(scope + tagSel)) return scope + tagSel;
+  for (const b of bodies) if (exact(scope + b)) return scope + b;
+}
 if (anc) {
   // A path of tags (and classes) from the nearest ancestor with an id, or from the body.
   const step = x => {
@@ -467,10 +470,12 @@ pub fn page_site(url: &str, board: Board) -> Site {
         completion: Completion {
             submit: None,
             key: None,
+            bot_flag: None,
             success: Success { read_back: true, ..Success::default() },
             timeout_ms: 5000,
         },
         consent: Consent::default(),
+        input_mode: None,
     }
 }
 

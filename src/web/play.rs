@@ -12,7 +12,7 @@ use super::fill::{self, Route, Target};
 use super::guard::{self, GuardReport, PrepareArgs, Prepared};
 use super::read::{self, PageBoard, ReadArgs, ReadError};
 use super::site::{
-    Given, KeyName, Navigate, Order, ReadMode, Site, Strategy, Success, frame_index,
+    Given, InputMode, KeyName, Navigate, Order, ReadMode, Site, Strategy, Success, frame_index,
 };
 use crate::grid::{Cell, Conflict, Grid};
 use crate::logic::{self, Board, Scale, Step};
@@ -221,6 +221,9 @@ pub enum PlayError {
         /// Key events swallowed by the guard.
         blocked: usize,
     },
+    /// The page could not be put in normal input mode; nothing was typed.
+    #[error("the page could not be put in normal input mode ({0}); nothing was typed")]
+    InputMode(String),
     /// A click on a cell did not select it: one key was sent, nothing more.
     #[error("a click does not select a cell on this page ({0}); nothing more was typed")]
     ClickDoesNotSelect(String),
@@ -314,6 +317,7 @@ impl PlayError {
             PlayError::LeftBoard { .. } => "keys left the board",
             PlayError::Typing(_) => "typing failed",
             PlayError::ClickDoesNotSelect(_) => "click does not select",
+            PlayError::InputMode(_) => "input mode",
             PlayError::Dropped { .. } => "dropped keys",
             PlayError::NotConfirmed { .. } => "not confirmed",
             PlayError::Logic(_) => "technique engine",
@@ -456,6 +460,9 @@ pub async fn play(
         }
 
         let t = Instant::now();
+        if let Some(mode) = &site.input_mode {
+            normal_mode(driver, mode).await?;
+        }
         let typed =
             type_guarded(driver, site, options, &board, &targets, &notes, &mut outcome).await;
         timed(&mut timings.fill, t);
@@ -720,6 +727,43 @@ async fn type_guarded(
     Ok(Typed::Done(TypingDone { cells, before, alert, after }))
 }
 
+/// Puts the page in normal input mode (a key enters a value, not a pencil mark) and checks
+/// that it is: `active` matches, before or within a bounded wait after clicking `select`.
+async fn normal_mode(driver: &WebDriver, mode: &InputMode) -> Result<(), PlayError> {
+    let on = || async {
+        driver
+            .execute(
+                "return document.querySelector(arguments[0]) !== null;",
+                vec![mode.active.clone().into()],
+            )
+            .await
+            .and_then(|r| r.convert::<bool>())
+            .map_err(|e| wd_selector("checking the input mode", &mode.active, e))
+    };
+    if on().await? {
+        return Ok(());
+    }
+    let button = driver
+        .find(By::Css(&mode.select))
+        .await
+        .map_err(|e| wd_selector("finding the normal-mode control", &mode.select, e))?;
+    button.click().await.map_err(|e| wd_selector("clicking normal mode", &mode.select, e))?;
+    let start = Instant::now();
+    let mut tick = tokio::time::interval(Duration::from_millis(20));
+    loop {
+        tick.tick().await;
+        if on().await? {
+            return Ok(());
+        }
+        if start.elapsed() >= CLICK_PROOF {
+            return Err(PlayError::InputMode(format!(
+                "`{}` does not match after clicking `{}`",
+                mode.active, mode.select
+            )));
+        }
+    }
+}
+
 /// Clicks the first cell to type and presses its key, then reads that cell: `None` when it
 /// shows the value, else what it shows (the click did not select the cell).
 async fn prove_click(
@@ -859,7 +903,9 @@ async fn find_board(
     };
     let t = Instant::now();
     driver.enter_default_frame().await.map_err(wd("leaving the frames"))?;
-    let found = discover::discover(driver, &options.url, Duration::ZERO).await;
+    // A page still drawing its board gets what is left of the wait.
+    let left = options.element_timeout.saturating_sub(timings.navigate.unwrap_or_default());
+    let found = discover::discover(driver, &options.url, left).await;
     timed(&mut timings.discover, t);
     let found = match found {
         Ok(found) => found,
@@ -1027,7 +1073,6 @@ async fn wait_ready(
     let mut mismatch: Option<(String, Instant)> = None;
     loop {
         tick.tick().await;
-        let mut early = false;
         let (detail, wrong) = match read::cells(driver, &ReadArgs::new(site)).await {
             Ok(cells) => match read::from_script(site, cells) {
                 Ok(board) if board.givens() >= min_givens => return Ok(()),
@@ -1045,10 +1090,7 @@ async fn wait_ready(
                     }
                     (format!("{} cells but only {givens} givens", board.raw.len()), false)
                 }
-                // No cells yet may be a page still drawing: only a wrong count settles early.
-                Err(e @ ReadError::CellCount { found: 0, .. }) => (e.to_string(), true),
                 Err(e @ (ReadError::CellCount { .. } | ReadError::NotAGrid { .. })) => {
-                    early = true;
                     (e.to_string(), true)
                 }
                 Err(e) => (e.to_string(), false),
@@ -1068,7 +1110,7 @@ async fn wait_ready(
                 false
             }
         };
-        if start.elapsed() >= bound || (heal && early && settled) {
+        if start.elapsed() >= bound || (heal && settled) {
             return Err(PlayError::NotReady {
                 cells: site.cell_count(),
                 mismatch: wrong,
@@ -1206,6 +1248,21 @@ async fn confirm(
                 success.text
             ),
         });
+    }
+    if let Some(flag) = &completion.bot_flag {
+        // The site asks bots to say so: set its field before submitting.
+        let set: bool = driver
+            .execute(
+                "const e = document.querySelector(arguments[0]); if (!e) return false; \
+                 e.value = arguments[1]; return true;",
+                vec![flag.selector.clone().into(), flag.value.clone().into()],
+            )
+            .await
+            .and_then(|r| r.convert())
+            .map_err(|e| wd_selector("setting the bot flag", &flag.selector, e))?;
+        if !set {
+            tracing::warn!("the bot flag `{}` is not on the page", flag.selector);
+        }
     }
     if let Some(submit) = &completion.submit {
         let button = driver

@@ -167,9 +167,18 @@ struct RawCell {
 }
 
 /// Places matched elements (document order) on the board by the site's order.
-fn assemble(site: &Site, cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
+fn assemble(site: &Site, mut cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
     let selector = site.board.cells.clone();
     let side = site.side();
+    // Text that is not one symbol (pencil marks, "empty") is an empty cell where values are
+    // read from text or an attribute; only a text field's stray text is a value to clear.
+    if site.board.value != ValueSource::Value {
+        for c in &mut cells {
+            if symbol_value(&c.value, side) == 0 {
+                c.value.clear();
+            }
+        }
+    }
     let n = side * side;
     let count = |found: usize, missing: String| ReadError::CellCount {
         selector: selector.clone(),

@@ -172,6 +172,8 @@ mod tests {
             chunk: 0,
             hint: hint.then_some(crate::logic::Scale::Score),
             thinking: None,
+            discover: crate::web::Discover::Off,
+            success: None,
         }
     }
 
@@ -201,6 +203,8 @@ mod tests {
             resolved: 0,
             clicked: false,
             confirmation: "Solved!".into(),
+            confirmed: true,
+            healed: None,
             hint: Some(Hint::Solved),
             timings: Timings::default(),
         }

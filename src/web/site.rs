@@ -12,6 +12,8 @@ use serde::Deserialize;
 /// The sites built into the binary, as `(file name, contents)`.
 pub const EMBEDDED: &[(&str, &str)] = &[
     ("demo.toml", include_str!("../../sites/demo.toml")),
+    ("nytimes.toml", include_str!("../../sites/nytimes.toml")),
+    ("puzzle-sudoku.com.toml", include_str!("../../sites/puzzle-sudoku.com.toml")),
     ("sudoku.name.toml", include_str!("../../sites/sudoku.name.toml")),
     ("sudokupuzzle.org.toml", include_str!("../../sites/sudokupuzzle.org.toml")),
     ("websudoku.com.toml", include_str!("../../sites/websudoku.com.toml")),
@@ -57,6 +59,30 @@ pub struct Site {
     /// Overlays to dismiss and cookies to clear before reading.
     #[serde(default)]
     pub consent: Consent,
+    /// A page with a "normal / candidate" input mode: how to put it in normal mode before
+    /// typing, and how to see that it is.
+    #[serde(default)]
+    pub input_mode: Option<InputMode>,
+}
+
+/// Putting a page in the mode where a key enters a value (not a pencil mark).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputMode {
+    /// The control to click for normal mode.
+    pub select: String,
+    /// Matches an element once normal mode is on (checked before and after the click).
+    pub active: String,
+}
+
+/// A field a site asks bots to set before submitting (puzzle-sudoku.com's hidden `#robot`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BotFlag {
+    /// The field.
+    pub selector: String,
+    /// The value to give it.
+    pub value: String,
 }
 
 /// Pages sudobot serves itself.
@@ -253,6 +279,9 @@ pub struct Completion {
     /// A key to press in the last cell once the board is filled (e.g. `Enter`).
     #[serde(default)]
     pub key: Option<KeyName>,
+    /// A field the site asks bots to set (it says so), set just before `submit`.
+    #[serde(default)]
+    pub bot_flag: Option<BotFlag>,
     /// What success looks like.
     pub success: Success,
     /// How long to wait for success, in milliseconds.
@@ -522,6 +551,13 @@ impl Site {
         if !success.alert && !success.read_back && success.text.is_empty() {
             return Err(bad("completion.success.text", "is empty".into()));
         }
+        if let Some(mode) = &self.input_mode {
+            check_selector(&mode.select).map_err(|m| bad("input_mode.select", m))?;
+            check_selector(&mode.active).map_err(|m| bad("input_mode.active", m))?;
+        }
+        if let Some(flag) = &self.completion.bot_flag {
+            check_selector(&flag.selector).map_err(|m| bad("completion.bot_flag.selector", m))?;
+        }
         for (i, s) in self.consent.dismiss.iter().enumerate() {
             check_selector(s).map_err(|m| bad(&format!("consent.dismiss[{i}]"), m))?;
         }
@@ -600,7 +636,10 @@ impl Site {
             toml_str(&self.description),
             toml_str(&self.url)
         );
-        out.push_str(&self.board_toml());
+        if !self.frames.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&self.board_toml().replacen("[board]", "\n[board]", usize::from(self.frames.is_empty())));
         let d = &self.difficulty;
         out.push_str(&format!(
             "\n[difficulty]\ndefault = {}\nlevels = {{{}}}\n",
@@ -874,7 +913,15 @@ mod tests {
         let names: Vec<_> = sites.iter().map(|s| s.site.name.as_str()).collect();
         assert_eq!(
             names,
-            ["demo", "sudoku.name", "sudokupuzzle.org", "websudoku.com", "sudokuonline.eu"]
+            [
+                "demo",
+                "nytimes",
+                "puzzle-sudoku.com",
+                "sudoku.name",
+                "sudokupuzzle.org",
+                "websudoku.com",
+                "sudokuonline.eu"
+            ]
         );
     }
 

@@ -6,6 +6,7 @@
 //! Browser tests hold one lock so at most one browser runs at a time (CI has 2 cores), and every
 //! run of the binary is bounded by a timeout.
 
+mod any;
 mod faults;
 mod grid;
 mod server;

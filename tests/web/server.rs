@@ -254,7 +254,9 @@ fn handle(
             }
             body.extend_from_slice(&chunk[..n]);
         }
-        if let Some(page) = path.strip_prefix("verdict/") {
+        // The demo page reports to `/verdict`; served here, it is the page `demo`.
+        let page = if path == "verdict" { Some("demo") } else { path.strip_prefix("verdict/") };
+        if let Some(page) = page {
             verdicts
                 .lock()
                 .unwrap()
@@ -268,6 +270,10 @@ fn handle(
         let _ = stream.read(&mut chunk);
         return Ok(());
     }
+    if let Some(page) = path.strip_prefix("renamed/").and_then(|rest| renamed_page(root, rest)) {
+        let kind = if path.ends_with(".js") { "text/javascript" } else { "text/html; charset=utf-8" };
+        return reply(&mut stream, "200 OK", kind, &page);
+    }
     if let Some(page) = sudoku_name_page(root, path) {
         return reply(&mut stream, "200 OK", "text/html; charset=utf-8", &page);
     }
@@ -280,6 +286,42 @@ fn handle(
         }
         _ => reply(&mut stream, "404 Not Found", "text/plain", b"not found"),
     }
+}
+
+/// What each built-in site's replica renames when served under `renamed/<site>/`: the classes
+/// and ids its site file's selectors use, renamed throughout the page (markup, style and script
+/// alike), as when a site changes its front end. The page still works and still judges itself.
+pub const RENAMES: &[(&str, &[(&str, &str)])] = &[
+    ("demo", &[("cell-", "sq-"), ("board\"", "playfield\""), ("'board'", "'playfield'"), ("#board", "#playfield")]),
+    ("sudoku.name", &[("sudoku_main_board", "grid_of_the_day")]),
+    ("sudokupuzzle.org", &[("class=\"sd\"", "class=\"grid9\""), ("table.sd", "table.grid9")]),
+    ("websudoku.com", &[("puzzle_grid", "grid_today")]),
+    ("sudokuonline.eu", &[("id=\"p", "id=\"q"), ("'p' +", "'q' +")]),
+    ("nytimes", &[("su-cell", "sb-square")]),
+    ("puzzle-sudoku.com", &[("game", "playfield")]),
+];
+
+/// A replica under `renamed/<site>/<file>`, with the site's renames applied.
+fn renamed_page(root: &std::path::Path, rest: &str) -> Option<Vec<u8>> {
+    let (site, file) = rest.split_once('/')?;
+    let (_, renames) = RENAMES.iter().find(|(s, _)| *s == site)?;
+    let text = if site == "demo" && file == "play" {
+        demo_page()
+    } else if let Some(page) = sudoku_name_page(root, file) {
+        String::from_utf8(page).ok()?
+    } else if file.contains("..") {
+        return None;
+    } else {
+        std::fs::read_to_string(root.join(file)).ok()?
+    };
+    Some(renames.iter().fold(text, |t, (from, to)| t.replace(from, to)).into_bytes())
+}
+
+/// The demo site's page for one fixed puzzle, as sudobot's own server renders it.
+fn demo_page() -> String {
+    let puzzle = "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
+    let grid = sudobot::format::line::parse(puzzle).expect("a 9x9 puzzle");
+    sudobot::web::demo::render_page(&grid, 2)
 }
 
 fn reply(stream: &mut TcpStream, status: &str, kind: &str, body: &[u8]) -> std::io::Result<()> {
