@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
-use sudobot::web::{discover, site};
 use sudobot::web::{Cancel, Session, SessionError, Stop, WebDriverConfig, evidence, signals};
+use sudobot::web::{discover, site};
 
 use super::Code;
 use super::init_logging;
@@ -85,7 +85,9 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
         let bound = config.element_timeout();
         let found = session
             .guard(async {
-                driver.goto(&args.url).await.map_err(|e| format!("cannot open {}: {}", args.url, sudobot::web::play::short(&e)))?;
+                driver.goto(&args.url).await.map_err(|e| {
+                    format!("cannot open {}: {}", args.url, sudobot::web::play::short(&e))
+                })?;
                 discover::discover(driver, &args.url, bound).await.map_err(|e| e.to_string())
             })
             .await;

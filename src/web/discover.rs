@@ -1,6 +1,6 @@
 //! Board discovery: finding the sudoku on a page sudobot was never told about.
 //!
-//! One script per frame ([`SCAN_JS`]) lists the page's square-ish, visible elements with their
+//! One script per frame ([`SCAN_JS`]) lists the page's cell-sized visible elements with their
 //! rectangles, text, value and the attributes and computed styles that can tell givens apart,
 //! plus the frames and canvases. Everything else is decided here, in Rust:
 //!
@@ -37,7 +37,7 @@ pub const MAX_FRAMES: usize = 16;
 /// Frames inside frames inside ... this deep at most.
 pub const MAX_DEPTH: usize = 3;
 
-/// The scan of one document. Arguments: the element cap. Returns the square-ish visible
+/// The scan of one document. Arguments: the element cap. Returns the cell-sized visible
 /// elements (`cells`), the number of frames, the canvases and whether the cap was reached. The
 /// elements are kept on `window.__sudobotScan` so [`SELECTOR_JS`] can name the chosen ones.
 pub const SCAN_JS: &str = r#"
@@ -47,7 +47,13 @@ const truncated = all.length > cap;
 const sx = window.scrollX, sy = window.scrollY;
 const kept = [], cells = [];
 const text = t => String(t == null ? '' : t).replace(/\s+/g, ' ').trim();
-const skip = new Set(['HTML', 'BODY', 'HEAD', 'SCRIPT', 'STYLE', 'svg', 'g', 'IFRAME', 'FRAME', 'CANVAS', 'IMG', 'BR']);
+const skip = new Set(['HTML', 'BODY', 'HEAD', 'SCRIPT', 'STYLE', 'svg', 'g', 'text', 'tspan', 'line', 'path', 'IFRAME', 'FRAME', 'CANVAS', 'IMG', 'BR']);
+// SVG boards: the <text> drawn over a <rect> is that cell's value.
+const svgTexts = Array.from(document.getElementsByTagName('text')).slice(0, cap).map(t => {
+  const b = t.getBoundingClientRect();
+  return [t, b.left + b.width / 2, b.top + b.height / 2];
+});
+const over = r => { const f = svgTexts.find(([, x, y]) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom); return f ? f[0] : null; };
 const canvases = [];
 for (let i = 0; i < Math.min(all.length, cap); i++) {
   const e = all[i];
@@ -58,15 +64,17 @@ for (let i = 0; i < Math.min(all.length, cap); i++) {
   }
   if (skip.has(e.tagName)) continue;
   const w = r.width, h = r.height;
-  if (w < 8 || h < 8 || w > 240 || h > 240 || Math.abs(w - h) > 0.45 * Math.max(w, h)) continue;
+  // Cells are about square on most pages; unstyled inputs are about 2.5 times as wide as tall.
+  if (w < 8 || h < 8 || w > 240 || h > 240 || Math.max(w, h) > 3 * Math.min(w, h)) continue;
   const cs = getComputedStyle(e);
   if (cs.visibility === 'hidden' || cs.display === 'none' || cs.opacity === '0') continue;
   const field = e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
   if (e.tagName === 'INPUT' && !['text', 'tel', 'number', 'search', ''].includes(e.type)) continue;
-  let t = field ? text(e.value) : text(e.textContent);
+  const overlay = e.tagName === 'rect' ? over(r) : null;
+  let t = field ? text(e.value) : overlay ? text(overlay.textContent) : text(e.textContent);
   if (t.length > 12) t = t.slice(0, 12) + '...';
   // The element holding the value's text, for its weight and colour.
-  let holder = e;
+  let holder = overlay || e;
   for (;;) {
     const next = Array.from(holder.children).find(c => text(c.textContent) === t && t !== '');
     if (!next) break;
@@ -77,6 +85,7 @@ for (let i = 0; i < Math.min(all.length, cap); i++) {
   const addClasses = x => (x.getAttribute('class') || '').split(/\s+/).filter(Boolean).forEach(c => classes.add(c));
   addClasses(e);
   e.querySelectorAll('[class]').forEach(addClasses);
+  if (overlay) addClasses(overlay);
   const own = (e.getAttribute('class') || '').split(/\s+/).filter(Boolean);
   kept.push(e);
   cells.push({
@@ -86,6 +95,7 @@ for (let i = 0; i < Math.min(all.length, cap); i++) {
     text: t,
     label: text(e.getAttribute('aria-label')).slice(0, 24),
     field,
+    overlay: e.tagName === 'rect',
     readonly: field && (e.readOnly || e.hasAttribute('readonly')),
     disabled: !!e.disabled || e.getAttribute('aria-disabled') === 'true',
     aria_readonly: e.getAttribute('aria-readonly') === 'true',
@@ -174,6 +184,9 @@ pub struct Element {
     pub label: String,
     /// An `<input>` or `<textarea>`.
     pub field: bool,
+    /// An SVG `<rect>`: its value is the `<text>` drawn over it.
+    #[serde(default)]
+    pub overlay: bool,
     /// Read-only (fields).
     pub readonly: bool,
     /// Disabled or `aria-disabled`.
@@ -309,6 +322,9 @@ impl Candidate {
         if self.cells[0].field {
             return ValueSource::Value;
         }
+        if self.cells[0].overlay {
+            return ValueSource::Overlay;
+        }
         let count = |f: &dyn Fn(&Element) -> &str| {
             self.cells.iter().filter(|c| symbol_value(f(c), self.side) != 0).count()
         };
@@ -433,6 +449,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
             ValueSource::Value => "the inputs' values".to_string(),
             ValueSource::Text => "the cells' text".to_string(),
             ValueSource::Attribute(a) => format!("the `{a}` attribute"),
+            ValueSource::Overlay => "the SVG text over each cell".to_string(),
         },
         if strategy == Strategy::Click { "clicking each cell, then its key" } else { "keys" },
     );
@@ -880,6 +897,7 @@ mod tests {
             text: text.into(),
             label: String::new(),
             field: false,
+            overlay: false,
             readonly: false,
             disabled: false,
             aria_readonly: false,

@@ -101,11 +101,16 @@ const givens = cells.map(e => { const v = valueOf(e); return givenOf(e, v) ? v :
 const g = {left: null, changed: null, blocked: 0, keys: 0, selected: null, others, before: others.map(state), state, describe};
 const same = () => cells.every((e, i) => e.isConnected && (givens[i] === null || valueOf(e) === givens[i]));
 const swallow = e => { g.blocked++; e.preventDefault(); e.stopImmediatePropagation(); };
+// On an SVG board the text drawn over a cell takes the click: the cell is the one under the
+// pointer, but only for a target inside the board's own <svg>.
+const svg = cells[0] && cells[0].ownerSVGElement;
+const cellAt = (x, y) => cells.find(c => { const r = c.getBoundingClientRect(); return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom; }) || null;
 const onKey = e => {
   // The full checks run once per key press (keydown); the other events of the same key only
   // follow its verdict, so the guard costs little per key.
   const page = e.target === document.body || e.target === document.documentElement;
-  const onBoard = board.has(e.target) || (click && (page || cellOf(e.target) !== null));
+  const inSvg = !!svg && (e.target === svg || e.target.ownerSVGElement === svg);
+  const onBoard = board.has(e.target) || (click && (page || inSvg || cellOf(e.target) !== null));
   if (e.type === 'keydown') {
     let bad = null;
     const into = click ? g.selected : e.target;
@@ -122,7 +127,7 @@ const onKey = e => {
 };
 const onPointer = e => {
   if (!click) return;
-  const c = cellOf(e.target);
+  const c = cellOf(e.target) || (svg && e.target.ownerSVGElement === svg ? cellAt(e.clientX, e.clientY) : null);
   if (c && !g.left) { g.selected = c; return; }
   if (!g.left) g.left = 'a click at a cell landed on ' + describe(e.target) + ', which is not a board cell';
   swallow(e);

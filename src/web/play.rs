@@ -12,7 +12,8 @@ use super::fill::{self, Route, Target};
 use super::guard::{self, GuardReport, PrepareArgs, Prepared};
 use super::read::{self, PageBoard, ReadArgs, ReadError};
 use super::site::{
-    Given, InputMode, KeyName, Navigate, Order, ReadMode, Site, Strategy, Success, frame_index,
+    Given, InputMode, KeyName, Navigate, Order, ReadMode, Site, Strategy, Success, ValueSource,
+    frame_index,
 };
 use crate::grid::{Cell, Conflict, Grid};
 use crate::logic::{self, Board, Scale, Step};
@@ -1135,9 +1136,10 @@ async fn read_board(
     site: &Site,
     mode: ReadMode,
 ) -> Result<PageBoard, PlayError> {
-    // Positions and computed styles are only in the live page.
-    let scripted =
-        site.board.order == Order::Position || matches!(site.board.given, Given::Style(_));
+    // Positions, computed styles and text drawn over SVG cells are only in the live page.
+    let scripted = site.board.order == Order::Position
+        || matches!(site.board.given, Given::Style(_))
+        || site.board.value == ValueSource::Overlay;
     Ok(match mode {
         ReadMode::Source if !scripted => {
             let html = driver.source().await.map_err(wd("reading the page source"))?;

@@ -140,6 +140,8 @@ pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
                 }
                 ValueSource::Value | ValueSource::Text => text(),
                 ValueSource::Attribute(a) => e.attr(a).unwrap_or("").trim().to_string(),
+                // Never read from source (the caller reads such boards by script).
+                ValueSource::Overlay => String::new(),
             };
             let given = match &site.board.given {
                 Given::Attribute(a) => e.attr(a).is_some(),
@@ -310,9 +312,23 @@ fn missing_note(missing: &[&str]) -> String {
 pub const CELL_JS: &str = r#"
 const symbolText = t => String(t == null ? '' : t).trim();
 const isField = e => e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
+// An SVG cell's value is the <text> drawn over it: the one whose centre lies in the cell.
+const overText = e => {
+  const svg = e.ownerSVGElement;
+  if (!svg) return null;
+  const r = e.getBoundingClientRect();
+  for (const t of svg.querySelectorAll('text')) {
+    const b = t.getBoundingClientRect();
+    const x = b.left + b.width / 2, y = b.top + b.height / 2;
+    if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return t;
+  }
+  return null;
+};
 const valueOf = e => vkind === 'attribute' ? symbolText(e.getAttribute(vname))
+  : vkind === 'overlay' ? symbolText((overText(e) || {}).textContent)
   : vkind === 'value' && isField(e) ? symbolText(e.value) : symbolText(e.textContent);
 const holder = (e, v) => {
+  if (vkind === 'overlay') return overText(e) || e;
   let h = e;
   for (;;) {
     const next = Array.from(h.children).find(c => symbolText(c.textContent) === v);
@@ -322,7 +338,8 @@ const holder = (e, v) => {
 };
 const givenOf = (e, v) => {
   if (kind === 'attribute') return e.hasAttribute(name);
-  if (kind === 'class') return e.classList.contains(name) || !!e.querySelector('.' + CSS.escape(name));
+  if (kind === 'class') return e.classList.contains(name) || !!e.querySelector('.' + CSS.escape(name))
+    || (vkind === 'overlay' && !!overText(e) && overText(e).classList.contains(name));
   if (kind === 'style') {
     if (v === '') return false;
     const at = name.indexOf(':');
@@ -363,7 +380,7 @@ pub struct ReadArgs {
     pub kind: &'static str,
     /// The attribute, class or style (empty for `filled`).
     pub name: String,
-    /// Where values are: `value`, `text` or `attribute`.
+    /// Where values are: `value`, `text`, `attribute` or `overlay`.
     pub value_kind: &'static str,
     /// The attribute, with `attribute`.
     pub value_name: String,

@@ -122,7 +122,8 @@ pub struct Board {
     #[serde(default)]
     pub order: Order,
     /// Where a cell's value is: `value` (the `value` property of inputs, else the text; the
-    /// default), `text` (the text content), or `{ attribute = "aria-label" }`.
+    /// default), `text` (the text content), `{ attribute = "aria-label" }`, or `overlay` (the
+    /// SVG `<text>` drawn over each `<rect>` cell).
     #[serde(default)]
     pub value: ValueSource,
     /// With `order = "id"`: the id of each cell, e.g. `c{index1}` or `f{col}{row}`.
@@ -160,6 +161,8 @@ pub enum ValueSource {
     Text,
     /// An attribute, e.g. `aria-label` (a label that is not one symbol reads as empty).
     Attribute(String),
+    /// The SVG `<text>` drawn over the cell (an SVG `<rect>`): the one whose centre lies in it.
+    Overlay,
 }
 
 impl ValueSource {
@@ -169,6 +172,7 @@ impl ValueSource {
             ValueSource::Value => ("value", ""),
             ValueSource::Text => ("text", ""),
             ValueSource::Attribute(a) => ("attribute", a),
+            ValueSource::Overlay => ("overlay", ""),
         }
     }
 }
@@ -605,6 +609,7 @@ impl Site {
         match &b.value {
             ValueSource::Value => {}
             ValueSource::Text => out.push_str("value = \"text\"\n"),
+            ValueSource::Overlay => out.push_str("value = \"overlay\"\n"),
             ValueSource::Attribute(a) => {
                 out.push_str(&format!("value = {{ attribute = {} }}\n", toml_str(a)));
             }
@@ -639,7 +644,11 @@ impl Site {
         if !self.frames.is_empty() {
             out.push('\n');
         }
-        out.push_str(&self.board_toml().replacen("[board]", "\n[board]", usize::from(self.frames.is_empty())));
+        out.push_str(&self.board_toml().replacen(
+            "[board]",
+            "\n[board]",
+            usize::from(self.frames.is_empty()),
+        ));
         let d = &self.difficulty;
         out.push_str(&format!(
             "\n[difficulty]\ndefault = {}\nlevels = {{{}}}\n",

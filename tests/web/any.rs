@@ -29,6 +29,7 @@ fn pages_of_every_kind_are_found_and_solved_without_a_site_file() {
         ("restored", "restored", "givens by the class `given`"),
         ("decoys", "decoys", "no empty cell: a finished board"),
         ("nested_outer", "nested", "in frame #0 > #1"),
+        ("svg", "svg", "9x9 grid of rects"),
     ];
     for (page, key, said) in kinds {
         let out = any(&server, page, &["--stats"]);

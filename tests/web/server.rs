@@ -271,7 +271,8 @@ fn handle(
         return Ok(());
     }
     if let Some(page) = path.strip_prefix("renamed/").and_then(|rest| renamed_page(root, rest)) {
-        let kind = if path.ends_with(".js") { "text/javascript" } else { "text/html; charset=utf-8" };
+        let kind =
+            if path.ends_with(".js") { "text/javascript" } else { "text/html; charset=utf-8" };
         return reply(&mut stream, "200 OK", kind, &page);
     }
     if let Some(page) = sudoku_name_page(root, path) {
@@ -292,7 +293,15 @@ fn handle(
 /// and ids its site file's selectors use, renamed throughout the page (markup, style and script
 /// alike), as when a site changes its front end. The page still works and still judges itself.
 pub const RENAMES: &[(&str, &[(&str, &str)])] = &[
-    ("demo", &[("cell-", "sq-"), ("board\"", "playfield\""), ("'board'", "'playfield'"), ("#board", "#playfield")]),
+    (
+        "demo",
+        &[
+            ("cell-", "sq-"),
+            ("board\"", "playfield\""),
+            ("'board'", "'playfield'"),
+            ("#board", "#playfield"),
+        ],
+    ),
     ("sudoku.name", &[("sudoku_main_board", "grid_of_the_day")]),
     ("sudokupuzzle.org", &[("class=\"sd\"", "class=\"grid9\""), ("table.sd", "table.grid9")]),
     ("websudoku.com", &[("puzzle_grid", "grid_today")]),
@@ -319,7 +328,8 @@ fn renamed_page(root: &std::path::Path, rest: &str) -> Option<Vec<u8>> {
 
 /// The demo site's page for one fixed puzzle, as sudobot's own server renders it.
 fn demo_page() -> String {
-    let puzzle = "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
+    let puzzle =
+        "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
     let grid = sudobot::format::line::parse(puzzle).expect("a 9x9 puzzle");
     sudobot::web::demo::render_page(&grid, 2)
 }
