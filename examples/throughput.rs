@@ -42,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         Vec::new()
     };
-    let mut firsts = vec![[0u8; 81]; cells.len()];
+    let mut firsts = vec![[[0u8; 81]; 2]; cells.len()];
     // Each round passes over the whole file, repeating it until at least 0.2 s have passed so
     // that small sets of easy puzzles still give a measurable time.
     let mut best_rate = 0.0f64;
@@ -89,7 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if raw {
         // Outside the timing: every first solution solves its puzzle, and the guesses.
         for (p, first) in puzzles.iter().zip(&firsts) {
-            let grid = Grid::new(p.geometry_arc().clone(), first.to_vec())?;
+            let grid = Grid::new(p.geometry_arc().clone(), first[0].to_vec())?;
             if !grid.is_solution_of(p) {
                 return Err(format!("bad result for {}", line::write(p)).into());
             }

@@ -315,18 +315,26 @@ impl Tally {
 
 /// One line of a streamed batch, solved.
 enum Solved {
-    /// A plain 9x9 puzzle with exactly one solution, solved without building grids (see
-    /// [`fast_9x9`]): its line, solution and time.
-    Plain(usize, [u8; 81], Duration),
+    /// A plain 9x9 puzzle with one solution or several, solved without building grids (see
+    /// [`fast_9x9`]): its line, verdict and time.
+    Plain(usize, Fast, Duration),
     /// Anything else, through the general path.
     General(Done),
 }
 
+/// What the fast path found: the solution, or the first two of several (in the order the
+/// general path gives them).
+enum Fast {
+    Unique([u8; 81]),
+    Several([[u8; 81]; 2]),
+}
+
 /// The fast path of a batch: a line of exactly 81 digits and dots (surrounding whitespace
-/// aside, as the general reader takes it) is solved straight from its bytes. Gives the
-/// solution when there is exactly one; every other case (other lines, no solution, several,
-/// conflicting givens) goes through the general path, which words it.
-fn fast_9x9(line: &str, timed: bool) -> Option<([u8; 81], Duration)> {
+/// aside, as the general reader takes it) is solved straight from its bytes, in one search
+/// that stops at the second solution. Gives the solution, or two when there are several; the
+/// other cases (other lines, no solution, conflicting givens) go through the general path,
+/// which words them.
+fn fast_9x9(line: &str, timed: bool) -> Option<(Fast, Duration)> {
     let bytes: &[u8; 81] = line.trim_ascii().as_bytes().try_into().ok()?;
     let start = timed.then(Instant::now);
     // Without a branch per byte (the loop vectorises): '1'..'9' are 1..9, '.' and '0' blank.
@@ -341,11 +349,22 @@ fn fast_9x9(line: &str, timed: bool) -> Option<([u8; 81], Duration)> {
     if bad {
         return None;
     }
-    let mut solution = [0u8; 81];
-    if solve::count_classic(&cells, 2, &mut solution) != Some(1) {
-        return None;
+    let mut found = [[0u8; 81]; 2];
+    let fast = match solve::count_classic(&cells, 2, &mut found)? {
+        1 => Fast::Unique(found[0]),
+        2 => Fast::Several(found),
+        _ => return None,
+    };
+    Some((fast, start.map_or(Duration::ZERO, |s| s.elapsed())))
+}
+
+/// A solution as a line of 81 digits, with its newline.
+fn digits_line(values: &[u8; 81]) -> [u8; 82] {
+    let mut text = [b'\n'; 82];
+    for (byte, &v) in text.iter_mut().zip(values) {
+        *byte = b'0' + v;
     }
-    Some((solution, start.map_or(Duration::ZERO, |s| s.elapsed())))
+    text
 }
 
 /// A batch of line-by-line puzzles, read, solved (on all cores, or `--jobs`) and printed a
@@ -590,16 +609,25 @@ fn print_stream(
 ) -> io::Result<()> {
     for solved in results {
         match solved {
-            Solved::Plain(line, solution, elapsed) => {
+            Solved::Plain(line, Fast::Unique(solution), elapsed) => {
                 tally.add_one(*line, Code::Success, *elapsed);
                 if matches!(mode, Mode::Check) {
                     out.write_all(b"unique\n")?;
                 } else {
-                    let mut text = [b'\n'; 82];
-                    for (byte, &v) in text.iter_mut().zip(solution) {
-                        *byte = b'0' + v;
-                    }
-                    out.write_all(&text)?;
+                    out.write_all(&digits_line(solution))?;
+                }
+            }
+            // As the general path words it (`print_batch`), from the same two solutions.
+            Solved::Plain(line, Fast::Several([a, b]), elapsed) => {
+                tally.add_one(*line, Code::Multiple, *elapsed);
+                if matches!(mode, Mode::Check) {
+                    out.write_all(b"several solutions\n")?;
+                } else {
+                    write!(out, "# line {line}: several solutions, two of them: ")?;
+                    let [a, b] = [digits_line(a), digits_line(b)];
+                    out.write_all(&a[..81])?;
+                    out.write_all(b" ")?;
+                    out.write_all(&b)?;
                 }
             }
             Solved::General(done) => {

@@ -205,14 +205,18 @@ fn banded_shape(geometry: &crate::grid::Geometry) -> Option<(usize, usize)> {
 
 /// The plain 9x9 grid without [`Grid`]s, for batches of one-line puzzles: counts the solutions
 /// of `cells` (81 values in reading order, 0 for blank) up to `limit` on the detected
-/// instruction-set level, and copies the first one found into `first`. Returns the number
-/// found, or `None` when a value is above 9. Conflicting givens simply have no solution here;
-/// [`count_solutions`] on the same puzzle names the conflict.
-pub fn count_classic(cells: &[u8; 81], limit: u64, first: &mut [u8; 81]) -> Option<u64> {
+/// instruction-set level, and copies the first two found, in search order (the order
+/// [`count_solutions`] gives them), into `found`. Returns the number found, or `None` when a
+/// value is above 9. Conflicting givens simply have no solution here; [`count_solutions`] on
+/// the same puzzle names the conflict.
+///
+/// With `limit` 2 this is the whole verdict of a one-line puzzle, a second solution included,
+/// in one search.
+pub fn count_classic(cells: &[u8; 81], limit: u64, found: &mut [[u8; 81]; 2]) -> Option<u64> {
     if cells.iter().any(|&v| v > 9) {
         return None;
     }
-    let mut report = RawReport { limit, found: 0, first };
+    let mut report = RawReport { limit, found: 0, kept: found };
     if limit > 0 {
         isa::classic(Isa::detected(), &mut report, cells);
     }
@@ -247,17 +251,17 @@ impl Report for GridReport<'_> {
     }
 }
 
-/// Solutions counted, the first one kept as raw values.
+/// Solutions counted, the first two kept as raw values.
 struct RawReport<'a> {
     limit: u64,
     found: u64,
-    first: &'a mut [u8; 81],
+    kept: &'a mut [[u8; 81]; 2],
 }
 
 impl Report for RawReport<'_> {
     fn accept(&mut self, values: &[u8]) -> bool {
-        if self.found == 0 {
-            self.first.copy_from_slice(values);
+        if let Some(slot) = self.kept.get_mut(self.found as usize) {
+            slot.copy_from_slice(values);
         }
         self.found += 1;
         self.found < self.limit
