@@ -708,6 +708,30 @@ fn split_at_gaps<'a>(group: Vec<&'a Element>, depth: usize, out: &mut Vec<Vec<&'
             return;
         }
     }
+    // A stray element of the same size beside the board (a button styled as a cell) joins its
+    // group without a gap to cut at: drop the rows and columns that hold under half as many
+    // elements as the fullest one, and look again.
+    for axis in [0, 1] {
+        let centre = |e: &Element| e.rect[axis] + e.rect[axis + 2] / 2.0;
+        let mut lines: Vec<(f64, usize)> = Vec::new();
+        let mut centres: Vec<f64> = group.iter().map(|e| centre(e)).collect();
+        centres.sort_by(f64::total_cmp);
+        for c in centres {
+            match lines.last_mut() {
+                Some((at, n)) if (c - *at).abs() < 2.0 => *n += 1,
+                _ => lines.push((c, 1)),
+            }
+        }
+        let fullest = lines.iter().map(|l| l.1).max().unwrap_or(0);
+        let sparse = |e: &Element| {
+            lines.iter().any(|&(at, n)| (centre(e) - at).abs() < 2.0 && n * 2 < fullest)
+        };
+        if group.iter().any(|e| sparse(e)) {
+            let kept: Vec<&Element> = group.iter().copied().filter(|e| !sparse(e)).collect();
+            split_at_gaps(kept, depth - 1, out);
+            return;
+        }
+    }
     out.push(group);
 }
 
@@ -944,6 +968,17 @@ mod tests {
         assert_eq!(ok[0].cells[0].rect[0], 0.0);
         let finished = found.iter().find(|c| reject(c).is_some()).unwrap();
         assert!(reject(finished).unwrap().contains("finished board"));
+    }
+
+    #[test]
+    fn a_stray_cell_below_the_board_is_left_out() {
+        let mut all = board(9, (0.0, 0.0), |i| if i % 4 == 0 { "3".into() } else { String::new() });
+        // A button styled as a cell, just under the first column, closer than a gap to cut at.
+        all.push(cell(100, 0.0, 9.0 * 32.0 + 6.0 + 10.0, "?"));
+        let found = grids(&[], &all);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].cells.len(), 81);
+        assert!(found[0].cells.iter().all(|c| c.k != 100));
     }
 
     #[test]
