@@ -313,14 +313,19 @@ pub const CELL_JS: &str = r#"
 const symbolText = t => String(t == null ? '' : t).trim();
 const isField = e => e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
 // An SVG cell's value is the <text> drawn over it: the one whose centre lies in the cell.
+// Found once per script run and cell (the guard reads every cell at each key), again if the
+// page replaced it.
+const overSeen = new Map();
 const overText = e => {
+  const seen = overSeen.get(e);
+  if (seen && seen.isConnected) return seen;
   const svg = e.ownerSVGElement;
   if (!svg) return null;
   const r = e.getBoundingClientRect();
   for (const t of svg.querySelectorAll('text')) {
     const b = t.getBoundingClientRect();
     const x = b.left + b.width / 2, y = b.top + b.height / 2;
-    if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return t;
+    if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) { overSeen.set(e, t); return t; }
   }
   return null;
 };
