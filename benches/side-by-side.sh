@@ -8,7 +8,8 @@
 #   examples/cputime.rs).
 # - tdoku: its fastest solver (`solver_dpll_triad_simd`, built -O3 -march=native by its build.sh)
 #   in its harness's solve loop, timed as thread CPU time; the file is read outside the timing.
-# Both in unique mode (count to 2), pinned to CORE (default 1) with taskset, ROUNDS rounds
+# The serg set's puzzles all have several solutions: sudobot prints two of each, tdoku counts
+# to two. Both in unique mode (count to 2), pinned to CORE (default 1) with taskset, ROUNDS rounds
 # (default 5) interleaved set by set, best round of each. sudobot's solutions are compared with
 # tdoku's. Without TDOKU_DIR (or without g++) only sudobot's numbers are printed.
 set -euo pipefail
@@ -24,7 +25,8 @@ fi
 if [ -z "${SIDE_BY_SIDE_PINNED:-}" ] && command -v taskset >/dev/null; then
   SIDE_BY_SIDE_PINNED=1 exec taskset -c "$core" "$0" "$@"
 fi
-sets=(puzzles6_forum_hardest_1106 "puzzles5_forum_hardest_1905_11+" puzzles2_17_clue puzzles3_magictour_top1465)
+sets=(puzzles6_forum_hardest_1106 "puzzles5_forum_hardest_1905_11+" puzzles2_17_clue puzzles3_magictour_top1465
+  puzzles7_serg_benchmark)
 work=target/side-by-side
 mkdir -p "$work"
 
@@ -64,7 +66,14 @@ for set in "${sets[@]}"; do
   s=${best_s[$set]}
   if [ -n "$tdoku" ]; then
     t=${best_t[$set]}
-    if cut -d' ' -f1 "$work/$set.tdoku" | cmp -s - "$work/$set.sudobot"; then agree=""; else agree=" (solutions differ!)"; fi
+    # Unique puzzles: the same solution. Puzzles with several (every one of the serg set): both
+    # say so (the two engines may find a different first solution).
+    if cmp -s <(awk '$2 > 1 { print "several"; next } { print $1 }' "$work/$set.tdoku") \
+      <(awk '/^# line [0-9]+: several solutions/ { print "several"; next } { print }' "$work/$set.sudobot"); then
+      agree=""
+    else
+      agree=" (solutions differ!)"
+    fi
     awk -v set="$set" -v n="${count[$set]}" -v s="$s" -v t="$t" -v agree="$agree" \
       'BEGIN { printf "| %s | %d | %.0f | %.0f | %.2f%s |\n", set, n, s, t, s / t, agree }'
   else

@@ -299,6 +299,20 @@ impl Tally {
         }
     }
 
+    /// Adds the tally of the lines that follow this one's.
+    fn merge(&mut self, later: Tally) {
+        self.total += later.total;
+        self.failures.extend(later.failures);
+        if severity(later.worst) > severity(self.worst) {
+            self.worst = later.worst;
+        }
+        if let Some((line, t)) = later.slowest
+            && self.slowest.is_none_or(|(_, s)| t > s)
+        {
+            self.slowest = Some((line, t));
+        }
+    }
+
     fn add_one(&mut self, line: usize, code: Code, elapsed: Duration) {
         self.total += 1;
         if code != Code::Success {
@@ -418,15 +432,37 @@ fn stream<R: io::BufRead>(
     let mut results: Vec<Solved> = Vec::new();
     loop {
         let lines: Vec<(usize, &str)> = chunk.puzzle_lines().collect();
-        results.clear();
-        match &pool {
-            None => results.extend(lines.iter().map(solve_line)),
-            Some(pool) => {
-                pool.install(|| lines.par_iter().map(solve_line).collect_into_vec(&mut results))
+        let printed = match &pool {
+            None => {
+                results.clear();
+                results.extend(lines.iter().map(solve_line));
+                print_stream(&mut out, &results, &mut tally, mode, &printer)
             }
-        }
-        bar.inc(results.len() as u64);
-        let printed = print_stream(&mut out, &results, &mut tally, mode, &printer);
+            // Each worker solves a run of lines and formats their output itself; this thread
+            // only writes the runs in order. Formatting here instead was the serial part that
+            // kept easy puzzles from scaling past a few cores.
+            Some(pool) => {
+                let run = lines.len().div_ceil(threads * 4).max(64);
+                let runs: Vec<io::Result<(Vec<u8>, Tally)>> = pool.install(|| {
+                    lines
+                        .par_chunks(run)
+                        .map(|part| {
+                            let solved: Vec<Solved> = part.iter().map(solve_line).collect();
+                            let mut text = Vec::with_capacity(part.len() * 83);
+                            let mut part_tally = Tally::default();
+                            print_stream(&mut text, &solved, &mut part_tally, mode, &printer)
+                                .map(|()| (text, part_tally))
+                        })
+                        .collect()
+                });
+                runs.into_iter().try_for_each(|run| {
+                    let (text, part_tally) = run?;
+                    tally.merge(part_tally);
+                    out.write_all(&text)
+                })
+            }
+        };
+        bar.inc(lines.len() as u64);
         match printed.and_then(|()| out.flush()) {
             Ok(()) => {}
             // A closed pipe (`| head`): the reader wants no more, so stop solving.
