@@ -669,9 +669,9 @@ fn neighbours<'a>(run: &[&'a Element]) -> Vec<Vec<&'a Element>> {
         }
     }
     let mut out: BTreeMap<usize, Vec<&Element>> = BTreeMap::new();
-    for i in 0..n {
+    for (i, &e) in run.iter().enumerate() {
         let r = root(&mut group, i);
-        out.entry(r).or_default().push(run[i]);
+        out.entry(r).or_default().push(e);
     }
     out.into_values().collect()
 }
@@ -1012,7 +1012,6 @@ mod tests {
         cells[5].weight = "700".into();
         let c = grids(&[], &cells).remove(0);
         assert_eq!(givens(&c).0, Given::Style("font-weight: 700".into()));
-        let mut cells = cells;
         cells[10].classes.push("prefilled".into());
         let c = grids(&[], &cells).remove(0);
         assert_eq!(givens(&c).0, Given::Class("prefilled".into()));
