@@ -48,7 +48,8 @@ for ((r = 1; r <= rounds; r++)); do
     n=$(grep -Ec '^[^#].{80}' "$file" || true)
     count[$set]=$n
     # The process's CPU time (user + system) in microseconds, from the kernel's accounting.
-    t=$(target/release/examples/cputime "$work/$set.sudobot" -- "$sudobot" solve --file "$file" -o line)
+    # Exit 4 (several solutions) is the serg set's right answer.
+    t=$(target/release/examples/cputime --allow-exit 4 "$work/$set.sudobot" -- "$sudobot" solve --file "$file" -o line)
     rate=$(awk -v n="$n" -v t="$t" 'BEGIN { print n / t }')
     best_s[$set]=$(awk -v a="$rate" -v b="${best_s[$set]:-0}" 'BEGIN { print (a > b) ? a : b }')
     if [ -n "$tdoku" ]; then
