@@ -776,5 +776,38 @@ fn print_stats(tally: &Tally, total: Duration, threads: usize) {
             elapsed.as_secs_f64() * 1000.0
         ));
     }
+    // The serial part: what this (the main) thread spent of the process's CPU time, and what
+    // Amdahl's law makes of it on 16 cores. Idle workers spin a little before they sleep, so
+    // the share is a little low, the prediction a little high.
+    if threads > 1
+        && let Some((main, all)) = cpu_split()
+        && all > 0.0
+    {
+        let serial = main / all;
+        text.push_str(&format!(
+            "; main thread {:.1}% of {all:.3} CPU s (at most {:.1}x on 16 cores)",
+            serial * 100.0,
+            1.0 / (serial + (1.0 - serial) / 16.0)
+        ));
+    }
     eprintln!("{text}");
+}
+
+/// CPU seconds (user + system) of the calling thread and of the whole process, where the OS
+/// reports them per thread.
+#[cfg(target_os = "linux")]
+fn cpu_split() -> Option<(f64, f64)> {
+    use nix::sys::resource::{Usage, UsageWho, getrusage};
+    use nix::sys::time::TimeValLike;
+    let seconds = |u: Usage| {
+        (u.user_time().num_microseconds() + u.system_time().num_microseconds()) as f64 / 1e6
+    };
+    let main = getrusage(UsageWho::RUSAGE_THREAD).ok()?;
+    let all = getrusage(UsageWho::RUSAGE_SELF).ok()?;
+    Some((seconds(main), seconds(all)))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn cpu_split() -> Option<(f64, f64)> {
+    None
 }
