@@ -108,42 +108,71 @@ impl Features {
         b
     }
 
-    /// Blurred, centred and scaled to unit length, ready for cosine similarity.
-    fn normalised(&self) -> [f32; FEATURES] {
-        let mut blurred = [0f32; FEATURES];
-        for y in 0..GRID {
-            for x in 0..GRID {
-                let mut sum = 0.0;
-                let mut weight = 0.0;
-                for dy in -1i32..=1 {
-                    for dx in -1i32..=1 {
-                        let (nx, ny) = (x as i32 + dx, y as i32 + dy);
-                        if nx < 0 || ny < 0 || nx >= GRID as i32 || ny >= GRID as i32 {
-                            continue;
-                        }
-                        let w = if dx == 0 && dy == 0 { 4.0 } else if dx == 0 || dy == 0 { 2.0 } else { 1.0 };
-                        sum += w * self.0[ny as usize * GRID + nx as usize];
-                        weight += w;
-                    }
+    /// The vector compared: where the strokes run (signed gradient directions pooled over
+    /// 4x4 blocks), then the ink itself at half resolution, centred; scaled to unit length
+    /// for cosine similarity.
+    fn normalised(&self) -> Vector {
+        let at = |x: i32, y: i32| -> f32 {
+            if x < 0 || y < 0 || x >= GRID as i32 || y >= GRID as i32 {
+                0.0
+            } else {
+                self.0[y as usize * GRID + x as usize]
+            }
+        };
+        let mut v = [0f32; VECTOR];
+        for y in 0..GRID as i32 {
+            for x in 0..GRID as i32 {
+                let gx = at(x + 1, y) - at(x - 1, y);
+                let gy = at(x, y + 1) - at(x, y - 1);
+                let magnitude = (gx * gx + gy * gy).sqrt();
+                if magnitude < 1e-4 {
+                    continue;
                 }
-                blurred[y * GRID + x] = sum / weight;
+                let angle = gy.atan2(gx).rem_euclid(std::f32::consts::TAU);
+                let bin = angle / std::f32::consts::TAU * DIRECTIONS as f32;
+                let lo = (bin.floor() as usize) % DIRECTIONS;
+                let hi = (lo + 1) % DIRECTIONS;
+                let t = bin - bin.floor();
+                let block = (y as usize / 4) * 4 + x as usize / 4;
+                v[block * DIRECTIONS + lo] += magnitude * (1.0 - t);
+                v[block * DIRECTIONS + hi] += magnitude * t;
             }
         }
-        let mean = blurred.iter().sum::<f32>() / FEATURES as f32;
-        let mut norm = 0.0;
-        for v in blurred.iter_mut() {
-            *v -= mean;
-            norm += *v * *v;
+        let mut ink = [0f32; 64];
+        for y in 0..8 {
+            for x in 0..8 {
+                let (x2, y2) = (2 * x as i32, 2 * y as i32);
+                ink[y * 8 + x] = (at(x2, y2) + at(x2 + 1, y2) + at(x2, y2 + 1) + at(x2 + 1, y2 + 1)) / 4.0;
+            }
         }
-        let norm = norm.sqrt();
+        let mean = ink.iter().sum::<f32>() / 64.0;
+        for (i, value) in ink.iter().enumerate() {
+            v[GRADIENTS + i] = (value - mean) * INK_WEIGHT;
+        }
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
         if norm > 1e-6 {
-            for v in blurred.iter_mut() {
-                *v /= norm;
+            for x in v.iter_mut() {
+                *x /= norm;
             }
         }
-        blurred
+        v
     }
 }
+
+/// Gradient directions told apart.
+const DIRECTIONS: usize = 8;
+
+/// Gradient features: 16 blocks of [`DIRECTIONS`].
+const GRADIENTS: usize = 16 * DIRECTIONS;
+
+/// Length of the compared vector: gradients, then 8x8 ink.
+const VECTOR: usize = GRADIENTS + 64;
+
+/// How much the ink counts beside the gradients.
+const INK_WEIGHT: f32 = 2.0;
+
+/// A normalised glyph vector.
+type Vector = [f32; VECTOR];
 
 /// What the classifier made of a glyph.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -159,53 +188,78 @@ pub struct Guess {
     pub confidence: f32,
 }
 
-/// The loaded templates: digit and normalised features.
-struct Templates {
-    items: Vec<(u8, [f32; FEATURES])>,
+/// A set of digit templates: each a digit and its features, normalised.
+pub struct Templates {
+    items: Vec<(u8, Vector)>,
 }
 
-fn templates() -> &'static Templates {
-    static TEMPLATES: OnceLock<Templates> = OnceLock::new();
-    TEMPLATES.get_or_init(|| {
-        let mut items = Vec::new();
-        let body = TEMPLATE_DATA.strip_prefix(TEMPLATE_MAGIC.as_slice()).unwrap_or(&[]);
-        for record in body.chunks_exact(FEATURES + 1) {
-            let digit = record[0];
-            if !(1..=9).contains(&digit) {
-                continue;
-            }
-            let mut f = [0f32; FEATURES];
-            for (o, b) in f.iter_mut().zip(&record[1..]) {
-                *o = f32::from(*b) / 255.0;
-            }
-            items.push((digit, Features(f).normalised()));
-        }
+impl Templates {
+    /// Templates from described glyphs (digits 1 to 9; others are left out).
+    pub fn new(items: impl IntoIterator<Item = (u8, Features)>) -> Templates {
+        let items = items
+            .into_iter()
+            .filter(|(d, _)| (1..=9).contains(d))
+            .map(|(d, f)| (d, f.normalised()))
+            .collect();
         Templates { items }
-    })
+    }
+
+    /// How many templates there are.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Names the digit a glyph shows, with a confidence. `None` when there are no templates.
+    pub fn classify(&self, glyph: &Features) -> Option<Guess> {
+        let probe = glyph.normalised();
+        let mut best = [f32::NEG_INFINITY; 10];
+        for (digit, t) in &self.items {
+            let s: f32 = probe.iter().zip(t.iter()).map(|(a, b)| a * b).sum();
+            let slot = &mut best[usize::from(*digit)];
+            if s > *slot {
+                *slot = s;
+            }
+        }
+        let mut order: Vec<u8> = (1..=9).filter(|&d| best[usize::from(d)].is_finite()).collect();
+        order.sort_by(|&a, &b| best[usize::from(b)].total_cmp(&best[usize::from(a)]));
+        let digit = *order.first()?;
+        let similarity = best[usize::from(digit)];
+        let runner_up = order.get(1).map_or(-1.0, |&d| best[usize::from(d)]);
+        let margin = ((similarity - runner_up) / FULL_MARGIN).clamp(0.0, 1.0);
+        let absolute = ((similarity - MIN_SIMILARITY) / 0.08).clamp(0.0, 1.0);
+        Some(Guess { digit, similarity, runner_up, confidence: margin.min(absolute) })
+    }
+}
+
+/// Reads a template file's bytes (see [`TEMPLATE_MAGIC`]).
+pub fn parse_templates(data: &[u8]) -> Templates {
+    let body = data.strip_prefix(TEMPLATE_MAGIC.as_slice()).unwrap_or(&[]);
+    Templates::new(body.chunks_exact(FEATURES + 1).map(|record| {
+        let mut f = [0f32; FEATURES];
+        for (o, b) in f.iter_mut().zip(&record[1..]) {
+            *o = f32::from(*b) / 255.0;
+        }
+        (record[0], Features(f))
+    }))
+}
+
+/// The built-in templates.
+pub fn builtin() -> &'static Templates {
+    static TEMPLATES: OnceLock<Templates> = OnceLock::new();
+    TEMPLATES.get_or_init(|| parse_templates(TEMPLATE_DATA))
 }
 
 /// How many templates are built in (0 means the template file is missing or damaged).
 pub fn template_count() -> usize {
-    templates().items.len()
+    builtin().len()
 }
 
-/// Names the digit a glyph shows, with a confidence. `None` when there are no templates.
+/// Names the digit a glyph shows with the built-in templates.
 pub fn classify(glyph: &Features) -> Option<Guess> {
-    let probe = glyph.normalised();
-    let mut best = [f32::NEG_INFINITY; 10];
-    for (digit, t) in &templates().items {
-        let s: f32 = probe.iter().zip(t.iter()).map(|(a, b)| a * b).sum();
-        let slot = &mut best[usize::from(*digit)];
-        if s > *slot {
-            *slot = s;
-        }
-    }
-    let mut order: Vec<u8> = (1..=9).filter(|&d| best[usize::from(d)].is_finite()).collect();
-    order.sort_by(|&a, &b| best[usize::from(b)].total_cmp(&best[usize::from(a)]));
-    let digit = *order.first()?;
-    let similarity = best[usize::from(digit)];
-    let runner_up = order.get(1).map_or(-1.0, |&d| best[usize::from(d)]);
-    let margin = ((similarity - runner_up) / FULL_MARGIN).clamp(0.0, 1.0);
-    let absolute = ((similarity - MIN_SIMILARITY) / 0.08).clamp(0.0, 1.0);
-    Some(Guess { digit, similarity, runner_up, confidence: margin.min(absolute) })
+    builtin().classify(glyph)
 }
