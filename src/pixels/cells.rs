@@ -16,19 +16,76 @@ const SMALL: f32 = 0.3;
 /// Ink colour with a channel spread at least this large is an entry's colour.
 const ENTRY_CHROMA: u8 = 70;
 
+/// Glyphs of the board's own font: a glyph this similar to another is drawn alike.
+const SAME_GLYPH: f32 = 0.9;
+
+/// A glyph at most this similar to every sure glyph of a digit (same kind, so the same font)
+/// is not that digit.
+const OTHER_GLYPH: f32 = 0.8;
+
 /// Reads every cell, in reading order.
+///
+/// Then the board's own font helps: the digits the templates read with certainty are
+/// examples of how this board draws them. A glyph that looks like none of the sure examples
+/// of a digit (of the same kind: givens and entries may use different fonts) is not that
+/// digit, which can only widen the margin of an uncertain read; a glyph that looks like a
+/// sure example of another digit, or unlike the sure examples of its own, becomes uncertain.
 pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
     let mut out = Vec::with_capacity(board.side * board.side);
+    let mut scores = Vec::with_capacity(board.side * board.side);
     for &(y0, y1) in &board.rows {
         for &(x0, x1) in &board.cols {
-            out.push(read_cell(image, x0, y0, x1, y1));
+            let (read, score) = read_cell(image, x0, y0, x1, y1);
+            out.push(read);
+            scores.push(score);
         }
     }
-    out
+    let sure: Vec<(usize, CellKind, u8)> = out
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| c.is_certain() && scores[*i].is_some())
+        .filter_map(|(i, c)| Some((i, c.kind, c.value?)))
+        .collect();
+    let mut revised = out.clone();
+    for (i, cell) in out.iter().enumerate() {
+        let (Some(score), Some(value)) = (&scores[i], cell.value) else { continue };
+        let mut ruled_out = [false; 10];
+        let mut looks_like_other = false;
+        let mut unlike_own = false;
+        for digit in 1..=9u8 {
+            let examples: Vec<f32> = sure
+                .iter()
+                .filter(|&&(j, kind, v)| j != i && kind == cell.kind && v == digit)
+                .filter_map(|&(j, _, _)| scores[j].as_ref().map(|s| score.similarity(s)))
+                .collect();
+            let Some(closest) = examples.iter().copied().reduce(f32::max) else { continue };
+            if digit == value {
+                unlike_own = closest < OTHER_GLYPH;
+            } else if closest >= SAME_GLYPH {
+                looks_like_other = true;
+            } else if closest < OTHER_GLYPH {
+                ruled_out[usize::from(digit)] = true;
+            }
+        }
+        if looks_like_other || unlike_own {
+            revised[i].confidence = 0.0;
+        } else if !cell.is_certain() && cell.kind != CellKind::Unclear {
+            if let Some(guess) = score.guess(&ruled_out) {
+                if guess.digit == value {
+                    revised[i].confidence = guess.confidence;
+                }
+            }
+        }
+    }
+    revised
 }
 
-fn unclear() -> CellRead {
-    CellRead { kind: CellKind::Unclear, value: None, confidence: 0.0 }
+fn unclear() -> (CellRead, Option<digits::Scores>) {
+    (CellRead { kind: CellKind::Unclear, value: None, confidence: 0.0 }, None)
+}
+
+fn plain(kind: CellKind) -> (CellRead, Option<digits::Scores>) {
+    (CellRead { kind, value: None, confidence: 1.0 }, None)
 }
 
 /// A connected piece of ink: its box and size.
@@ -47,7 +104,8 @@ impl Blob {
     }
 }
 
-fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> CellRead {
+/// One cell: what it holds and, for a glyph, its scores against the templates.
+fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> (CellRead, Option<digits::Scores>) {
     // Inside the lines, clear of their anti-aliased edges.
     let inset = 1 + (x1 - x0 + 1) / 20;
     let (x0, y0, x1, y1) = (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
@@ -81,7 +139,7 @@ fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> Cel
     }
     let contrast = dist.iter().copied().max().unwrap_or(0);
     if contrast < EMPTY_CONTRAST {
-        return CellRead { kind: CellKind::Empty, value: None, confidence: 1.0 };
+        return plain(CellKind::Empty);
     }
     let cut = (contrast / 2).max(EMPTY_CONTRAST / 2 + 12);
     let mask: Vec<bool> = dist.iter().map(|&d| d >= cut).collect();
@@ -89,7 +147,7 @@ fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> Cel
     let speck = (w * h / 2000).max(1);
     let blobs: Vec<Blob> = blobs.into_iter().filter(|b| b.pixels > speck).collect();
     if blobs.is_empty() {
-        return CellRead { kind: CellKind::Empty, value: None, confidence: 1.0 };
+        return plain(CellKind::Empty);
     }
     let hf = h as f32;
     let big: Vec<&Blob> = blobs.iter().filter(|b| b.height() as f32 >= BIG * hf).collect();
@@ -111,7 +169,7 @@ fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> Cel
         if tall && central && blobs.len() <= 3 {
             return unclear();
         }
-        return CellRead { kind: CellKind::Pencil, value: None, confidence: 1.0 };
+        return plain(CellKind::Pencil);
     }
     let gx0 = big.iter().map(|b| b.x0).min().unwrap_or(0);
     let gx1 = big.iter().map(|b| b.x1).max().unwrap_or(0);
@@ -154,11 +212,12 @@ fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> Cel
         }
     }
     let Some(features) = digits::features(cw, ch, &ink) else { return unclear() };
-    let Some(guess) = digits::classify(&features) else { return unclear() };
+    let score = digits::builtin().score(&features);
+    let Some(guess) = score.guess(&[false; 10]) else { return unclear() };
     let mean: Vec<u8> = colour.iter().map(|&s| (s / coloured.max(1)) as u8).collect();
     let chroma = mean.iter().max().unwrap_or(&0) - mean.iter().min().unwrap_or(&0);
     let kind = if chroma >= ENTRY_CHROMA { CellKind::Entry } else { CellKind::Given };
-    CellRead { kind, value: Some(guess.digit), confidence: guess.confidence }
+    (CellRead { kind, value: Some(guess.digit), confidence: guess.confidence }, Some(score))
 }
 
 /// The 8-connected pieces of a mask.

@@ -216,23 +216,59 @@ impl Templates {
 
     /// Names the digit a glyph shows, with a confidence. `None` when there are no templates.
     pub fn classify(&self, glyph: &Features) -> Option<Guess> {
-        let probe = glyph.normalised();
+        self.score(glyph).guess(&[false; 10])
+    }
+
+    /// The glyph's vector and its similarity to the best template of each digit.
+    pub fn score(&self, glyph: &Features) -> Scores {
+        let vector = glyph.normalised();
         let mut best = [f32::NEG_INFINITY; 10];
         for (digit, t) in &self.items {
-            let s: f32 = probe.iter().zip(t.iter()).map(|(a, b)| a * b).sum();
+            let s = dot(&vector, t);
             let slot = &mut best[usize::from(*digit)];
             if s > *slot {
                 *slot = s;
             }
         }
+        Scores { vector, best }
+    }
+}
+
+fn dot(a: &Vector, b: &Vector) -> f32 {
+    a.iter().zip(b.iter()).map(|(x, y)| x * y).sum()
+}
+
+/// A glyph against the templates: its vector and the best similarity of each digit.
+#[derive(Clone, Debug)]
+pub struct Scores {
+    vector: Vector,
+    best: [f32; 10],
+}
+
+impl Scores {
+    /// Cosine similarity of two glyphs (for comparing glyphs drawn in the same font).
+    pub fn similarity(&self, other: &Scores) -> f32 {
+        dot(&self.vector, &other.vector)
+    }
+
+    /// The best digit and its confidence, leaving the digits in `ruled_out` out of the
+    /// contest for runner-up (they may still win: a ruled-out winner is returned with no
+    /// confidence). `None` when there are no templates.
+    pub fn guess(&self, ruled_out: &[bool; 10]) -> Option<Guess> {
+        let best = &self.best;
         let mut order: Vec<u8> = (1..=9).filter(|&d| best[usize::from(d)].is_finite()).collect();
         order.sort_by(|&a, &b| best[usize::from(b)].total_cmp(&best[usize::from(a)]));
         let digit = *order.first()?;
         let similarity = best[usize::from(digit)];
-        let runner_up = order.get(1).map_or(-1.0, |&d| best[usize::from(d)]);
+        let runner_up = order
+            .iter()
+            .skip(1)
+            .find(|&&d| !ruled_out[usize::from(d)])
+            .map_or(-1.0, |&d| best[usize::from(d)]);
         let margin = ((similarity - runner_up) / FULL_MARGIN).clamp(0.0, 1.0);
         let absolute = ((similarity - MIN_SIMILARITY) / 0.08).clamp(0.0, 1.0);
-        Some(Guess { digit, similarity, runner_up, confidence: margin.min(absolute) })
+        let confidence = if ruled_out[usize::from(digit)] { 0.0 } else { margin.min(absolute) };
+        Some(Guess { digit, similarity, runner_up, confidence })
     }
 }
 
