@@ -248,6 +248,17 @@ impl BoardRead {
         self.best_guess_grid()
     }
 
+    /// The puzzle with every uncertain cell left blank (for a board that may be solvable
+    /// without them).
+    pub fn grid_without_uncertain(&self) -> Result<Grid, PixelError> {
+        let cells = self
+            .cells
+            .iter()
+            .map(|c| if c.is_certain() { c.value.unwrap_or(0) } else { 0 })
+            .collect();
+        Grid::new(self.geometry()?, cells).map_err(|e| PixelError::NoBoard(e.to_string()))
+    }
+
     /// The board's geometry.
     pub fn geometry(&self) -> Result<Arc<Geometry>, PixelError> {
         let b = &self.board;

@@ -451,3 +451,74 @@ fn damaged_boards_are_refused_or_read_exactly_never_misread() {
         }
     }
 }
+
+/// The puzzle of the committed fixture (a 9x9 with one solution).
+const FIXTURE_PUZZLE: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+/// The committed fixtures under `tests/fixtures/pixels/`, drawn in held-out fonts; rebuilt
+/// with `cargo test --lib pixels::tests::write_fixtures -- --ignored`.
+fn fixtures() -> Vec<(&'static str, Canvas, Option<Puzzle>)> {
+    let mut cells: Vec<Drawn> = FIXTURE_PUZZLE
+        .bytes()
+        .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
+        .collect();
+    // pencil marks in two cells, an entry of the right value in one (r1c2 is 1 in the solution)
+    cells[2] = Drawn::Pencil(vec![2, 6, 9]);
+    cells[80] = Drawn::Pencil(vec![3, 5]);
+    let puzzle = Puzzle { side: 9, bw: 3, bh: 3, cells };
+    // The first held-out font this board reads exactly in (the accuracy report covers all).
+    let style = Style { cell: 30, ..LIGHT };
+    let (font, shot) = (0..HELD_OUT.len())
+        .map(|i| {
+            let f = font(i);
+            let shot = screenshot(&puzzle, &style, &f);
+            (f, shot)
+        })
+        .find(|(_, shot)| read(shot.view()).is_ok_and(|b| score(&b, &puzzle) == (81, 0, 0)))
+        .expect("a held-out font reads exactly");
+    // the number pad alone, no board
+    let mut pad = Canvas::new(400, 60, [255, 255, 255]);
+    for d in 1..=9u8 {
+        let x = 10 + usize::from(d - 1) * 42;
+        pad.rect(x, 10, 40, 40, [40, 40, 40]);
+        pad.rect(x + 1, 11, 38, 38, [255, 255, 255]);
+        pad.glyph(&font, char::from(b'0' + d), 30.0, x as f32 + 20.0, 30.0, [20, 20, 20]);
+    }
+    vec![("screenshot-9x9.png", shot, Some(puzzle)), ("number-pad.png", pad, None)]
+}
+
+#[test]
+#[ignore = "writes tests/fixtures/pixels/"]
+fn write_fixtures() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pixels");
+    std::fs::create_dir_all(&dir).expect("fixture directory");
+    for (name, canvas, puzzle) in fixtures() {
+        match &puzzle {
+            Some(p) => {
+                let board = read(canvas.view()).expect("the fixture reads");
+                assert_eq!(score(&board, p), (81, 0, 0), "{name} must read exactly\n{board}");
+            }
+            None => assert!(read(canvas.view()).is_err(), "{name} must be refused"),
+        }
+        let image = image::RgbaImage::from_raw(canvas.w as u32, canvas.h as u32, canvas.px.clone())
+            .expect("sizes match");
+        image.save(dir.join(name)).expect("write the fixture");
+    }
+}
+
+#[test]
+fn committed_fixtures_read_as_drawn() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pixels");
+    for (name, _, puzzle) in fixtures() {
+        let bytes = std::fs::read(dir.join(name)).expect("the fixture is committed");
+        let image = decode(&bytes).expect("decodes");
+        match puzzle {
+            Some(p) => {
+                let board = read(image.view().expect("size")).expect("reads");
+                assert_eq!(score(&board, &p), (81, 0, 0), "{name}\n{board}");
+            }
+            None => assert!(read(image.view().expect("size")).is_err(), "{name}"),
+        }
+    }
+}
