@@ -48,9 +48,18 @@ const TRAINING: &[(&str, &str)] = &[
     ("fonts-lato", "/usr/share/fonts/truetype/lato/Lato-Bold.ttf"),
     ("fonts-open-sans", "/usr/share/fonts/truetype/open-sans/OpenSans-Regular.ttf"),
     ("fonts-open-sans", "/usr/share/fonts/truetype/open-sans/OpenSans-Bold.ttf"),
-    ("fonts-roboto-unhinted", "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf"),
-    ("fonts-roboto-unhinted", "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf"),
-    ("fonts-roboto-unhinted", "/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Regular.ttf"),
+    (
+        "fonts-roboto-unhinted",
+        "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf",
+    ),
+    (
+        "fonts-roboto-unhinted",
+        "/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf",
+    ),
+    (
+        "fonts-roboto-unhinted",
+        "/usr/share/fonts/truetype/roboto/unhinted/RobotoCondensed-Regular.ttf",
+    ),
     ("fonts-cantarell", "/usr/share/fonts/opentype/cantarell/Cantarell-Regular.otf"),
     ("fonts-cantarell", "/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf"),
 ];
@@ -101,7 +110,10 @@ fn variants(ink: &Ink) -> Vec<Ink> {
 
 fn main() -> ExitCode {
     let check = std::env::args().any(|a| a == "--check");
-    let out = std::env::args().skip(1).find(|a| !a.starts_with("--")).unwrap_or_else(|| "src/pixels/templates.bin".into());
+    let out = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with("--"))
+        .unwrap_or_else(|| "src/pixels/templates.bin".into());
     let mut data = digits::TEMPLATE_MAGIC.to_vec();
     let mut count = 0;
     let mut glyphs: Vec<Glyph> = Vec::new();
@@ -155,7 +167,8 @@ fn main() -> ExitCode {
 
 /// One glyph's coverage: width, height and ink from 0 to 1.
 fn render(font: &FontVec, ch: char, size: f32) -> Option<Ink> {
-    let glyph = font.glyph_id(ch).with_scale_and_position(PxScale::from(size), ab_glyph::point(2.0, size));
+    let glyph =
+        font.glyph_id(ch).with_scale_and_position(PxScale::from(size), ab_glyph::point(2.0, size));
     let outlined = font.outline_glyph(glyph)?;
     let bounds = outlined.px_bounds();
     let w = bounds.width().ceil() as usize + 2;
@@ -192,15 +205,32 @@ fn cross_check(glyphs: &[Glyph]) {
                 wrong.push((margin, guess.similarity, guess.confidence));
                 if std::env::var_os("SHOW").is_some() {
                     for y in 0..digits::GRID {
-                        let row: String = (0..digits::GRID).map(|x| if f.0[y * digits::GRID + x] > 0.5 { '#' } else if f.0[y * digits::GRID + x] > 0.2 { '+' } else { '.' }).collect();
+                        let row: String = (0..digits::GRID)
+                            .map(|x| {
+                                if f.0[y * digits::GRID + x] > 0.5 {
+                                    '#'
+                                } else if f.0[y * digits::GRID + x] > 0.2 {
+                                    '+'
+                                } else {
+                                    '.'
+                                }
+                            })
+                            .collect();
                         println!("  {row}");
                     }
                 }
-                println!("{held}: {digit} at {size}px read as {} (margin {margin:.3}, similarity {:.3}, confidence {:.2})", guess.digit, guess.similarity, guess.confidence);
+                println!(
+                    "{held}: {digit} at {size}px read as {} (margin {margin:.3}, similarity {:.3}, confidence {:.2})",
+                    guess.digit, guess.similarity, guess.confidence
+                );
             }
         }
         right.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let p = |q: f32| right.get(((right.len() as f32 * q) as usize).min(right.len().saturating_sub(1))).map_or(0.0, |r| r.0);
+        let p = |q: f32| {
+            right
+                .get(((right.len() as f32 * q) as usize).min(right.len().saturating_sub(1)))
+                .map_or(0.0, |r| r.0)
+        };
         let certain_right = right.iter().filter(|r| r.2 >= sudobot::pixels::CERTAIN).count();
         let certain_wrong = wrong.iter().filter(|r| r.2 >= sudobot::pixels::CERTAIN).count();
         println!(

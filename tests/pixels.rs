@@ -55,7 +55,9 @@ fn a_number_pad_alone_is_no_board() {
 fn files_that_are_no_pictures_are_refused() {
     sudobot()
         .args(["solve", "--image", "-"])
-        .write_stdin("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......")
+        .write_stdin(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        )
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot decode the image"));

@@ -243,7 +243,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
 const MAX_IMAGE_BYTES: u64 = 256 << 20;
 
 /// `solve --image FILE`: read the board from pixels, then solve it as any one puzzle.
-fn run_image(args: &SolveArgs, path: &std::path::Path, mode: Mode, budget: &Budget) -> anyhow::Result<Code> {
+fn run_image(
+    args: &SolveArgs,
+    path: &std::path::Path,
+    mode: Mode,
+    budget: &Budget,
+) -> anyhow::Result<Code> {
     use std::io::Read;
     use sudobot::pixels;
     let started = Instant::now();
@@ -312,7 +317,9 @@ fn run_image(args: &SolveArgs, path: &std::path::Path, mode: Mode, budget: &Budg
                     g
                 }
                 _ => {
-                    eprintln!("sudobot: {prefix}{refused}; refusing to guess (the rest of the board does not have exactly one solution)");
+                    eprintln!(
+                        "sudobot: {prefix}{refused}; refusing to guess (the rest of the board does not have exactly one solution)"
+                    );
                     return Ok(Code::BadInput);
                 }
             }

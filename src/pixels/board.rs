@@ -91,7 +91,9 @@ fn background(image: Rgba<'_>) -> [u8; 3] {
                 continue;
             }
             let [r, g, b] = image.rgb(x, y);
-            counts[(usize::from(r >> 4) << 8) | (usize::from(g >> 4) << 4) | usize::from(b >> 4)] += 1;
+            counts
+                [(usize::from(r >> 4) << 8) | (usize::from(g >> 4) << 4) | usize::from(b >> 4)] +=
+                1;
         }
     }
     let bin = (0..4096).max_by_key(|&k| counts[k]).unwrap_or(4095);
@@ -105,7 +107,11 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
 
 /// Lines along one direction: `at(i, j)` tells whether the pixel at position `i` along row
 /// (or column) `j` is ink.
-fn lines(count: usize, length: usize, at: impl Fn(usize, usize) -> bool) -> Result<Vec<Line>, PixelError> {
+fn lines(
+    count: usize,
+    length: usize,
+    at: impl Fn(usize, usize) -> bool,
+) -> Result<Vec<Line>, PixelError> {
     let mut done: Vec<Line> = Vec::new();
     let mut open: Vec<Line> = Vec::new();
     let mut pieces = 0usize;
@@ -137,12 +143,16 @@ fn lines(count: usize, length: usize, at: impl Fn(usize, usize) -> bool) -> Resu
         }
         pieces += runs.len();
         if pieces > MAX_PIECES {
-            return Err(PixelError::NoBoard("too many line pieces: the image looks like noise".into()));
+            return Err(PixelError::NoBoard(
+                "too many line pieces: the image looks like noise".into(),
+            ));
         }
         let mut next_open = Vec::with_capacity(runs.len());
         for (start, end) in runs {
             let joined = open.iter().position(|l| {
-                l.far + 1 == j && l.start.abs_diff(start) <= MAX_GAP && l.end.abs_diff(end) <= MAX_GAP
+                l.far + 1 == j
+                    && l.start.abs_diff(start) <= MAX_GAP
+                    && l.end.abs_diff(end) <= MAX_GAP
             });
             match joined {
                 Some(k) => {
@@ -210,8 +220,15 @@ pub fn find(image: Rgba<'_>) -> Result<Board, PixelError> {
 
 /// The board framed by two horizontal lines, if the vertical border and the inner lines of
 /// some side are all there.
-fn fit(top: &Line, bottom: &Line, horizontal: &[Line], vertical: &[Line], tol: usize) -> Option<Board> {
-    let spans_rows = |v: &&Line| v.start.abs_diff(top.near) <= tol && v.end.abs_diff(bottom.far) <= tol;
+fn fit(
+    top: &Line,
+    bottom: &Line,
+    horizontal: &[Line],
+    vertical: &[Line],
+    tol: usize,
+) -> Option<Board> {
+    let spans_rows =
+        |v: &&Line| v.start.abs_diff(top.near) <= tol && v.end.abs_diff(bottom.far) <= tol;
     let left = vertical.iter().filter(spans_rows).find(|v| v.near.abs_diff(top.start) <= tol)?;
     let right = vertical.iter().filter(spans_rows).find(|v| v.far.abs_diff(top.end) <= tol)?;
     for side in [16, 9, 6, 4] {
@@ -248,7 +265,13 @@ fn fit(top: &Line, bottom: &Line, horizontal: &[Line], vertical: &[Line], tol: u
 }
 
 /// The `side + 1` lines from `first` to `last` at even spacing, if all are there.
-fn evenly(first: &Line, last: &Line, side: usize, lines: &[Line], fits: impl Fn(&Line) -> bool) -> Option<Vec<Line>> {
+fn evenly(
+    first: &Line,
+    last: &Line,
+    side: usize,
+    lines: &[Line],
+    fits: impl Fn(&Line) -> bool,
+) -> Option<Vec<Line>> {
     let (c0, c1) = (first.centre2() as f64, last.centre2() as f64);
     let pitch = (c1 - c0) / side as f64;
     let tol = (pitch * 0.1).max(3.0);
@@ -258,7 +281,9 @@ fn evenly(first: &Line, last: &Line, side: usize, lines: &[Line], fits: impl Fn(
         let line = lines
             .iter()
             .filter(|l| fits(l) && (l.centre2() as f64 - want).abs() <= tol)
-            .min_by(|a, b| (a.centre2() as f64 - want).abs().total_cmp(&(b.centre2() as f64 - want).abs()))?;
+            .min_by(|a, b| {
+                (a.centre2() as f64 - want).abs().total_cmp(&(b.centre2() as f64 - want).abs())
+            })?;
         found.push(*line);
     }
     found.push(*last);
@@ -274,7 +299,8 @@ fn boxes(side: usize, rows: &[Line], cols: &[Line]) -> Option<(usize, usize, boo
         9 => (3, 3),
         _ => (4, 4),
     };
-    let inner = |ls: &[Line]| -> Vec<usize> { ls[1..ls.len() - 1].iter().map(Line::thickness).collect() };
+    let inner =
+        |ls: &[Line]| -> Vec<usize> { ls[1..ls.len() - 1].iter().map(Line::thickness).collect() };
     let (tr, tc) = (inner(rows), inner(cols));
     let all = tr.iter().chain(tc.iter());
     let thin = *all.clone().min()?;

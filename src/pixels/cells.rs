@@ -105,10 +105,17 @@ impl Blob {
 }
 
 /// One cell: what it holds and, for a glyph, its scores against the templates.
-fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> (CellRead, Option<digits::Scores>) {
+fn read_cell(
+    image: Rgba<'_>,
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+) -> (CellRead, Option<digits::Scores>) {
     // Inside the lines, clear of their anti-aliased edges.
     let inset = 1 + (x1 - x0 + 1) / 20;
-    let (x0, y0, x1, y1) = (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
+    let (x0, y0, x1, y1) =
+        (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
     if x1 < x0 + 6 || y1 < y0 + 6 {
         return unclear();
     }
@@ -134,7 +141,8 @@ fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> (Ce
     for y in 0..h {
         for x in 0..w {
             let c = image.rgb(x0 + x, y0 + y);
-            dist[y * w + x] = c.iter().zip(bg.iter()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
+            dist[y * w + x] =
+                c.iter().zip(bg.iter()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
         }
     }
     let contrast = dist.iter().copied().max().unwrap_or(0);
@@ -176,7 +184,8 @@ fn read_cell(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> (Ce
     let gy0 = big.iter().map(|b| b.y0).min().unwrap_or(0);
     let gy1 = big.iter().map(|b| b.y1).max().unwrap_or(0);
     // Every other piece must lie inside the glyph's box (a broken stroke), not beside it.
-    let stray = blobs.iter().any(|b| b.x0 + 1 < gx0 || b.x1 > gx1 + 1 || b.y0 + 1 < gy0 || b.y1 > gy1 + 1);
+    let stray =
+        blobs.iter().any(|b| b.x0 + 1 < gx0 || b.x1 > gx1 + 1 || b.y0 + 1 < gy0 || b.y1 > gy1 + 1);
     let (gw, gh) = (gx1 - gx0 + 1, gy1 - gy0 + 1);
     if stray || gh as f32 > 0.95 * hf || gw as f32 > 0.9 * w as f32 || gw * 8 < gh {
         return unclear();

@@ -142,7 +142,8 @@ impl Features {
         for y in 0..8 {
             for x in 0..8 {
                 let (x2, y2) = (2 * x as i32, 2 * y as i32);
-                ink[y * 8 + x] = (at(x2, y2) + at(x2 + 1, y2) + at(x2, y2 + 1) + at(x2 + 1, y2 + 1)) / 4.0;
+                ink[y * 8 + x] =
+                    (at(x2, y2) + at(x2 + 1, y2) + at(x2, y2 + 1) + at(x2 + 1, y2 + 1)) / 4.0;
             }
         }
         let mean = ink.iter().sum::<f32>() / 64.0;

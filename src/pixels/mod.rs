@@ -30,7 +30,9 @@ pub const MIN_SIDE_PX: usize = 40;
 #[non_exhaustive]
 pub enum PixelError {
     /// The image is too small to hold a board.
-    #[error("the image is {width}x{height} pixels: too small to hold a board ({MIN_SIDE_PX} pixels a side at least)")]
+    #[error(
+        "the image is {width}x{height} pixels: too small to hold a board ({MIN_SIDE_PX} pixels a side at least)"
+    )]
     TooSmall {
         /// Width in pixels.
         width: usize,
@@ -73,7 +75,9 @@ pub enum PixelError {
     #[error("a 6x6 board was found, but no thicker lines show whether its boxes are 3x2 or 2x3")]
     BoxesUnseen,
     /// The digit templates are missing from this build.
-    #[error("the digit templates are missing or damaged (rebuild them: cargo run --example pixel_templates)")]
+    #[error(
+        "the digit templates are missing or damaged (rebuild them: cargo run --example pixel_templates)"
+    )]
     NoTemplates,
     /// Some cells could not be read with certainty.
     #[error("the board was found, but {} uncertain: {}", count_cells(cells.len()), list_cells(cells))]
@@ -89,7 +93,8 @@ fn count_cells(n: usize) -> String {
 
 fn list_cells(cells: &[Cell]) -> String {
     let names: Vec<String> = cells.iter().take(20).map(Cell::to_string).collect();
-    let more = if cells.len() > 20 { format!(" and {} more", cells.len() - 20) } else { String::new() };
+    let more =
+        if cells.len() > 20 { format!(" and {} more", cells.len() - 20) } else { String::new() };
     format!("{}{more}", names.join(" "))
 }
 

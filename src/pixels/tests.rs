@@ -33,8 +33,9 @@ const HELD_OUT: &[(&str, &str)] = &[
 
 fn font(i: usize) -> FontVec {
     let (package, path) = HELD_OUT[i % HELD_OUT.len()];
-    let bytes = std::fs::read(path)
-        .unwrap_or_else(|e| panic!("{path}: {e} (install the Debian package {package}: bash .ci/deps test)"));
+    let bytes = std::fs::read(path).unwrap_or_else(|e| {
+        panic!("{path}: {e} (install the Debian package {package}: bash .ci/deps test)")
+    });
     FontVec::try_from_vec(bytes).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
@@ -65,7 +66,9 @@ impl Canvas {
 
     /// A character centred at (cx, cy), `size` pixels per em.
     pub fn glyph(&mut self, font: &FontVec, ch: char, size: f32, cx: f32, cy: f32, c: [u8; 3]) {
-        let glyph = font.glyph_id(ch).with_scale_and_position(PxScale::from(size), ab_glyph::point(0.0, 0.0));
+        let glyph = font
+            .glyph_id(ch)
+            .with_scale_and_position(PxScale::from(size), ab_glyph::point(0.0, 0.0));
         let Some(outlined) = font.outline_glyph(glyph) else { return };
         let b = outlined.px_bounds();
         let ox = (cx - b.width() / 2.0).round() as i64;
@@ -78,7 +81,8 @@ impl Canvas {
             let i = (py as usize * self.w + px as usize) * 4;
             for k in 0..3 {
                 let old = f32::from(self.px[i + k]);
-                self.px[i + k] = (old + (f32::from(c[k]) - old) * cov.clamp(0.0, 1.0)).round() as u8;
+                self.px[i + k] =
+                    (old + (f32::from(c[k]) - old) * cov.clamp(0.0, 1.0)).round() as u8;
             }
         });
     }
@@ -134,7 +138,14 @@ pub(super) struct Puzzle {
 
 /// A pseudo-random board: about 40% values (a quarter of them entries when `entries`), some
 /// pencil marks when `pencil`.
-pub(super) fn puzzle(side: usize, bw: usize, bh: usize, seed: u64, entries: bool, pencil: bool) -> Puzzle {
+pub(super) fn puzzle(
+    side: usize,
+    bw: usize,
+    bh: usize,
+    seed: u64,
+    entries: bool,
+    pencil: bool,
+) -> Puzzle {
     let mut rng = fastrand::Rng::with_seed(seed);
     let cells = (0..side * side)
         .map(|_| {
@@ -158,7 +169,14 @@ pub(super) fn puzzle(side: usize, bw: usize, bh: usize, seed: u64, entries: bool
 }
 
 /// Draws a board with its top-left corner at (x, y); gives its width and height.
-pub(super) fn draw(canvas: &mut Canvas, x: usize, y: usize, p: &Puzzle, s: &Style, font: &FontVec) -> usize {
+pub(super) fn draw(
+    canvas: &mut Canvas,
+    x: usize,
+    y: usize,
+    p: &Puzzle,
+    s: &Style,
+    font: &FontVec,
+) -> usize {
     // Line i sits at pos(i); cell i starts after it.
     let widths = |step: usize| -> Vec<usize> {
         (0..=p.side).map(|i| if i % step == 0 { s.thick } else { s.thin }).collect()
@@ -266,7 +284,17 @@ fn cases() -> Vec<Case> {
                 ..LIGHT
             },
         ),
-        ("flat", Style { cell: 48, thin: 2, thick: 2, line: [60, 60, 60], thick_line: [60, 60, 60], ..LIGHT }),
+        (
+            "flat",
+            Style {
+                cell: 48,
+                thin: 2,
+                thick: 2,
+                line: [60, 60, 60],
+                thick_line: [60, 60, 60],
+                ..LIGHT
+            },
+        ),
     ];
     for f in 0..HELD_OUT.len() {
         let font = font(f);
@@ -282,12 +310,20 @@ fn cases() -> Vec<Case> {
             let board_px = side * (style.cell + style.thin) + 2 * style.thick + 4;
             let mut canvas = Canvas::new(board_px + 30 + f * 3, board_px + 20 + k * 5, style.bg);
             draw(&mut canvas, 13 + f * 3 / 2, 7 + k * 3, &puzzle, style, &font);
-            out.push(Case { name: format!("{} {style_name} {side}x{side}", HELD_OUT[f].1), canvas, puzzle });
+            out.push(Case {
+                name: format!("{} {style_name} {side}x{side}", HELD_OUT[f].1),
+                canvas,
+                puzzle,
+            });
         }
         // A screenshot: a timer above, a number pad below, digits around.
         let style = Style { cell: 30, ..LIGHT };
         let puzzle = puzzle(9, 3, 3, 1000 + f as u64, true, true);
-        out.push(Case { name: format!("{} screenshot", HELD_OUT[f].1), canvas: screenshot(&puzzle, &style, &font), puzzle });
+        out.push(Case {
+            name: format!("{} screenshot", HELD_OUT[f].1),
+            canvas: screenshot(&puzzle, &style, &font),
+            puzzle,
+        });
     }
     out
 }
@@ -306,7 +342,14 @@ fn screenshot(p: &Puzzle, s: &Style, font: &FontVec) -> Canvas {
         let x = 20 + usize::from(d - 1) * (cell + 4);
         c.rect(x, pad_y, cell + 2, cell + 2, [40, 40, 40]);
         c.rect(x + 1, pad_y + 1, cell, cell, [255, 255, 255]);
-        c.glyph(font, char::from(b'0' + d), 30.0, (x + 1) as f32 + cell as f32 / 2.0, (pad_y + 1) as f32 + cell as f32 / 2.0, [20, 20, 20]);
+        c.glyph(
+            font,
+            char::from(b'0' + d),
+            30.0,
+            (x + 1) as f32 + cell as f32 / 2.0,
+            (pad_y + 1) as f32 + cell as f32 / 2.0,
+            [20, 20, 20],
+        );
     }
     // A strip of lines around the number pad, as some apps draw it.
     c.rect(20, pad_y - 6, 9 * (cell + 4), 2, [40, 40, 40]);
@@ -326,8 +369,13 @@ fn never_misreads_a_generated_board() {
             Ok(board) => {
                 let (_, wrong, unsure) = score(&board, &case.puzzle);
                 let b = &board.board;
-                if b.side != case.puzzle.side || (b.box_width, b.box_height) != (case.puzzle.bw, case.puzzle.bh) {
-                    failures.push(format!("{}: read as {}x{} boxes {}x{}", case.name, b.side, b.side, b.box_width, b.box_height));
+                if b.side != case.puzzle.side
+                    || (b.box_width, b.box_height) != (case.puzzle.bw, case.puzzle.bh)
+                {
+                    failures.push(format!(
+                        "{}: read as {}x{} boxes {}x{}",
+                        case.name, b.side, b.side, b.box_width, b.box_height
+                    ));
                 } else if wrong > 0 {
                     failures.push(format!("{}: {wrong} misread\n{board}", case.name));
                 } else if unsure == 0 {
@@ -369,7 +417,15 @@ fn accuracy() {
                 }
                 for (i, (c, d)) in board.cells.iter().zip(&case.puzzle.cells).enumerate() {
                     if !c.is_certain() {
-                        println!("  unsure {} r{}c{}: drawn {d:?}, read {:?} {:?} {:.2}", case.name, i / case.puzzle.side + 1, i % case.puzzle.side + 1, c.kind, c.value, c.confidence);
+                        println!(
+                            "  unsure {} r{}c{}: drawn {d:?}, read {:?} {:?} {:.2}",
+                            case.name,
+                            i / case.puzzle.side + 1,
+                            i % case.puzzle.side + 1,
+                            c.kind,
+                            c.value,
+                            c.confidence
+                        );
                     }
                 }
             }
@@ -434,7 +490,8 @@ fn damaged_boards_are_refused_or_read_exactly_never_misread() {
     let mut c = Canvas::new(420, 420, [255, 255, 255]);
     draw(&mut c, 10, 10, &p, &LIGHT, &font);
     let mut rng = fastrand::Rng::with_seed(3);
-    let mut damaged = vec![("blur 1", blur(&c, 1)), ("blur 2", blur(&c, 2)), ("blur 4", blur(&c, 4))];
+    let mut damaged =
+        vec![("blur 1", blur(&c, 1)), ("blur 2", blur(&c, 2)), ("blur 4", blur(&c, 4))];
     for amount in [20u8, 60, 120] {
         let mut n = Canvas { w: c.w, h: c.h, px: c.px.clone() };
         for (i, b) in n.px.iter_mut().enumerate() {
