@@ -69,12 +69,12 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
         }
         if looks_like_other || unlike_own {
             revised[i].confidence = 0.0;
-        } else if !cell.is_certain() && cell.kind != CellKind::Unclear {
-            if let Some(guess) = score.guess(&ruled_out) {
-                if guess.digit == value {
-                    revised[i].confidence = guess.confidence;
-                }
-            }
+        } else if !cell.is_certain()
+            && cell.kind != CellKind::Unclear
+            && let Some(guess) = score.guess(&ruled_out)
+            && guess.digit == value
+        {
+            revised[i].confidence = guess.confidence;
         }
     }
     revised

@@ -79,10 +79,9 @@ impl Canvas {
                 return;
             }
             let i = (py as usize * self.w + px as usize) * 4;
-            for k in 0..3 {
-                let old = f32::from(self.px[i + k]);
-                self.px[i + k] =
-                    (old + (f32::from(c[k]) - old) * cov.clamp(0.0, 1.0)).round() as u8;
+            for (dst, &want) in self.px[i..i + 3].iter_mut().zip(c.iter()) {
+                let old = f32::from(*dst);
+                *dst = (old + (f32::from(want) - old) * cov.clamp(0.0, 1.0)).round() as u8;
             }
         });
     }
@@ -296,7 +295,7 @@ fn cases() -> Vec<Case> {
             },
         ),
     ];
-    for f in 0..HELD_OUT.len() {
+    for (f, (_, font_path)) in HELD_OUT.iter().enumerate() {
         let font = font(f);
         for (k, (style_name, style)) in styles.iter().enumerate() {
             let seed = (f * 10 + k) as u64;
@@ -311,7 +310,7 @@ fn cases() -> Vec<Case> {
             let mut canvas = Canvas::new(board_px + 30 + f * 3, board_px + 20 + k * 5, style.bg);
             draw(&mut canvas, 13 + f * 3 / 2, 7 + k * 3, &puzzle, style, &font);
             out.push(Case {
-                name: format!("{} {style_name} {side}x{side}", HELD_OUT[f].1),
+                name: format!("{} {style_name} {side}x{side}", font_path),
                 canvas,
                 puzzle,
             });
@@ -320,7 +319,7 @@ fn cases() -> Vec<Case> {
         let style = Style { cell: 30, ..LIGHT };
         let puzzle = puzzle(9, 3, 3, 1000 + f as u64, true, true);
         out.push(Case {
-            name: format!("{} screenshot", HELD_OUT[f].1),
+            name: format!("{} screenshot", font_path),
             canvas: screenshot(&puzzle, &style, &font),
             puzzle,
         });
