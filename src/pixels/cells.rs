@@ -17,11 +17,14 @@ const SMALL: f32 = 0.3;
 const ENTRY_CHROMA: u8 = 70;
 
 /// Glyphs of the board's own font: a glyph this similar to another is drawn alike.
-const SAME_GLYPH: f32 = 0.9;
+const SAME_GLYPH: f32 = 0.95;
 
 /// A glyph at most this similar to every sure glyph of a digit (same kind, so the same font)
 /// is not that digit.
-const OTHER_GLYPH: f32 = 0.8;
+const OTHER_GLYPH: f32 = 0.7;
+
+/// A template read at least this confident is a probable example of its digit.
+const PROBABLE: f32 = 0.25;
 
 /// Reads every cell, in reading order.
 ///
@@ -40,30 +43,57 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
             scores.push(score);
         }
     }
+    // Sure reads teach the board's font; newly sure cells teach it more, a few rounds.
+    for _ in 0..4 {
+        let revised = own_font(&out, &scores);
+        if revised == out {
+            break;
+        }
+        out = revised;
+    }
+    out
+}
+
+/// One round of the board's own font (see [`read_cells`]).
+fn own_font(out: &[CellRead], scores: &[Option<digits::Scores>]) -> Vec<CellRead> {
     let sure: Vec<(usize, CellKind, u8)> = out
         .iter()
         .enumerate()
         .filter(|(i, c)| c.is_certain() && scores[*i].is_some())
         .filter_map(|(i, c)| Some((i, c.kind, c.value?)))
         .collect();
-    let mut revised = out.clone();
+    // Probable reads: sure ones, and those the templates lean to clearly enough. A glyph
+    // unlike every probable example of a digit is not that digit.
+    let probable: Vec<(usize, CellKind, u8)> = out
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let guess = scores[i].as_ref()?.guess(&[false; 10])?;
+            let leaning = c.is_certain() || guess.confidence >= PROBABLE;
+            (leaning && c.value == Some(guess.digit)).then_some((i, c.kind, guess.digit))
+        })
+        .collect();
+    let mut revised = out.to_vec();
     for (i, cell) in out.iter().enumerate() {
         let (Some(score), Some(value)) = (&scores[i], cell.value) else { continue };
         let mut ruled_out = [false; 10];
         let mut looks_like_other = false;
         let mut unlike_own = false;
-        for digit in 1..=9u8 {
-            let examples: Vec<f32> = sure
-                .iter()
+        let closest = |set: &[(usize, CellKind, u8)], digit: u8| -> Option<f32> {
+            set.iter()
                 .filter(|&&(j, kind, v)| j != i && kind == cell.kind && v == digit)
                 .filter_map(|&(j, _, _)| scores[j].as_ref().map(|s| score.similarity(s)))
-                .collect();
-            let Some(closest) = examples.iter().copied().reduce(f32::max) else { continue };
-            if digit == value {
-                unlike_own = closest < OTHER_GLYPH;
-            } else if closest >= SAME_GLYPH {
-                looks_like_other = true;
-            } else if closest < OTHER_GLYPH {
+                .reduce(f32::max)
+        };
+        for digit in 1..=9u8 {
+            if let Some(c) = closest(&sure, digit) {
+                if digit == value {
+                    unlike_own = c < OTHER_GLYPH;
+                } else if c >= SAME_GLYPH {
+                    looks_like_other = true;
+                }
+            }
+            if digit != value && closest(&probable, digit).is_some_and(|c| c < OTHER_GLYPH) {
                 ruled_out[usize::from(digit)] = true;
             }
         }
@@ -105,7 +135,7 @@ impl Blob {
 }
 
 /// One cell: what it holds and, for a glyph, its scores against the templates.
-fn read_cell(
+pub(super) fn read_cell(
     image: Rgba<'_>,
     x0: usize,
     y0: usize,
@@ -179,10 +209,26 @@ fn read_cell(
         }
         return plain(CellKind::Pencil);
     }
-    let gx0 = big.iter().map(|b| b.x0).min().unwrap_or(0);
-    let gx1 = big.iter().map(|b| b.x1).max().unwrap_or(0);
-    let gy0 = big.iter().map(|b| b.y0).min().unwrap_or(0);
-    let gy1 = big.iter().map(|b| b.y1).max().unwrap_or(0);
+    let mut gx0 = big.iter().map(|b| b.x0).min().unwrap_or(0);
+    let mut gx1 = big.iter().map(|b| b.x1).max().unwrap_or(0);
+    let mut gy0 = big.iter().map(|b| b.y0).min().unwrap_or(0);
+    let mut gy1 = big.iter().map(|b| b.y1).max().unwrap_or(0);
+    // A small piece just above or below the glyph, over it, is a stroke of it that broke off
+    // (the flag of a thin 5).
+    let near = (0.12 * hf).ceil() as usize;
+    loop {
+        let piece = blobs.iter().find(|b| {
+            let outside = b.y1 < gy0 || b.y0 > gy1;
+            let gap = if b.y1 < gy0 { gy0 - b.y1 } else { b.y0.saturating_sub(gy1) };
+            let overlap = (b.x1.min(gx1) + 1).saturating_sub(b.x0.max(gx0));
+            outside && gap <= near && 2 * overlap >= b.x1 - b.x0 + 1
+        });
+        let Some(b) = piece else { break };
+        gx0 = gx0.min(b.x0);
+        gx1 = gx1.max(b.x1);
+        gy0 = gy0.min(b.y0);
+        gy1 = gy1.max(b.y1);
+    }
     // Every other piece must lie inside the glyph's box (a broken stroke), not beside it.
     let stray =
         blobs.iter().any(|b| b.x0 + 1 < gx0 || b.x1 > gx1 + 1 || b.y0 + 1 < gy0 || b.y1 > gy1 + 1);

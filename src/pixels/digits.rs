@@ -150,6 +150,23 @@ impl Features {
         for (i, value) in ink.iter().enumerate() {
             v[GRADIENTS + i] = (value - mean) * INK_WEIGHT;
         }
+        // Contour profiles: how far in from the glyph's left and right sides each row's ink
+        // starts (open sides tell 3 from 8, 5 from 6).
+        let inked = |x: usize, y: usize| self.0[y * GRID + x] >= 0.4;
+        let cols: Vec<usize> = (0..GRID).filter(|&x| (0..GRID).any(|y| inked(x, y))).collect();
+        if let (Some(&left), Some(&right)) = (cols.first(), cols.last()) {
+            let span = (right - left + 1) as f32;
+            for y in 0..GRID {
+                let first = (left..=right).find(|&x| inked(x, y));
+                let last = (left..=right).rev().find(|&x| inked(x, y));
+                let (l, r) = match (first, last) {
+                    (Some(f), Some(l)) => ((f - left) as f32 / span, (right - l) as f32 / span),
+                    _ => (1.0, 1.0),
+                };
+                v[GRADIENTS + 64 + y] = l * PROFILE_WEIGHT;
+                v[GRADIENTS + 64 + GRID + y] = r * PROFILE_WEIGHT;
+            }
+        }
         let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
         if norm > 1e-6 {
             for x in v.iter_mut() {
@@ -166,8 +183,11 @@ const DIRECTIONS: usize = 8;
 /// Gradient features: 16 blocks of [`DIRECTIONS`].
 const GRADIENTS: usize = 16 * DIRECTIONS;
 
-/// Length of the compared vector: gradients, then 8x8 ink.
-const VECTOR: usize = GRADIENTS + 64;
+/// Length of the compared vector: gradients, 8x8 ink, then the left and right profiles.
+const VECTOR: usize = GRADIENTS + 64 + 2 * GRID;
+
+/// How much the profiles count.
+const PROFILE_WEIGHT: f32 = 4.5;
 
 /// How much the ink counts beside the gradients.
 const INK_WEIGHT: f32 = 2.0;
@@ -182,7 +202,9 @@ pub struct Guess {
     pub digit: u8,
     /// Similarity of the best template of that digit (cosine, up to 1).
     pub similarity: f32,
-    /// The best similarity of any other digit.
+    /// The next best digit (0 when there is none).
+    pub second: u8,
+    /// Its similarity.
     pub runner_up: f32,
     /// Confidence from 0 to 1: 1 when the best digit is similar enough and beats the next
     /// one by a clear margin.
@@ -261,15 +283,12 @@ impl Scores {
         order.sort_by(|&a, &b| best[usize::from(b)].total_cmp(&best[usize::from(a)]));
         let digit = *order.first()?;
         let similarity = best[usize::from(digit)];
-        let runner_up = order
-            .iter()
-            .skip(1)
-            .find(|&&d| !ruled_out[usize::from(d)])
-            .map_or(-1.0, |&d| best[usize::from(d)]);
+        let second = order.iter().skip(1).find(|&&d| !ruled_out[usize::from(d)]).copied();
+        let runner_up = second.map_or(-1.0, |d| best[usize::from(d)]);
         let margin = ((similarity - runner_up) / FULL_MARGIN).clamp(0.0, 1.0);
         let absolute = ((similarity - MIN_SIMILARITY) / 0.08).clamp(0.0, 1.0);
         let confidence = if ruled_out[usize::from(digit)] { 0.0 } else { margin.min(absolute) };
-        Some(Guess { digit, similarity, runner_up, confidence })
+        Some(Guess { digit, similarity, second: second.unwrap_or(0), runner_up, confidence })
     }
 }
 

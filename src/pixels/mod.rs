@@ -6,7 +6,7 @@
 //! the cells, when any cell is uncertain.
 
 pub mod board;
-mod cells;
+pub(crate) mod cells;
 pub mod digits;
 
 #[cfg(test)]

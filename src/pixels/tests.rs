@@ -71,8 +71,13 @@ impl Canvas {
             .with_scale_and_position(PxScale::from(size), ab_glyph::point(0.0, 0.0));
         let Some(outlined) = font.outline_glyph(glyph) else { return };
         let b = outlined.px_bounds();
-        let ox = (cx - b.width() / 2.0).round() as i64;
-        let oy = (cy - b.height() / 2.0).round() as i64;
+        // Placed at (cx, cy) to the sub-pixel: the rasteriser shades the fraction.
+        let at = ab_glyph::point(cx - b.width() / 2.0 - b.min.x, cy - b.height() / 2.0 - b.min.y);
+        let glyph = font.glyph_id(ch).with_scale_and_position(PxScale::from(size), at);
+        let Some(outlined) = font.outline_glyph(glyph) else { return };
+        let b = outlined.px_bounds();
+        let ox = b.min.x as i64;
+        let oy = b.min.y as i64;
         outlined.draw(|x, y, cov| {
             let (px, py) = (ox + i64::from(x), oy + i64::from(y));
             if px < 0 || py < 0 || px >= self.w as i64 || py >= self.h as i64 {
@@ -209,8 +214,9 @@ pub(super) fn draw(
     let cell = s.cell as f32;
     for (i, d) in p.cells.iter().enumerate() {
         let (r, c) = (i / p.side, i % p.side);
-        let cx = (xs[c] + vw[c]) as f32 + cell / 2.0;
-        let cy = (ys[r] + hw[r]) as f32 + cell / 2.0;
+        // Sub-pixel placement varies from cell to cell, as in a browser's layout.
+        let cx = (xs[c] + vw[c]) as f32 + cell / 2.0 + ((i * 37) % 10) as f32 / 10.0 - 0.5;
+        let cy = (ys[r] + hw[r]) as f32 + cell / 2.0 + ((i * 53) % 10) as f32 / 10.0 - 0.5;
         let digit = |v: u8| char::from(b'0' + v);
         match d {
             Drawn::Empty => {}
@@ -577,4 +583,55 @@ fn committed_fixtures_read_as_drawn() {
             None => assert!(read(image.view().expect("size")).is_err(), "{name}"),
         }
     }
+}
+
+/// How alike glyphs of one board are (the evidence for `SAME_GLYPH` and `OTHER_GLYPH` in
+/// `cells.rs`): the same digit against different digits, over the generated set:
+/// `cargo test --lib pixels::tests::glyph_similarities -- --ignored --nocapture`.
+#[test]
+#[ignore = "a report, run by hand"]
+fn glyph_similarities() {
+    let mut same = Vec::new();
+    let mut diff = Vec::new();
+    for case in cases() {
+        let Ok(board) = board::find(case.canvas.view()) else { continue };
+        if board.side != case.puzzle.side {
+            continue;
+        }
+        let mut glyphs = Vec::new();
+        for (r, &(y0, y1)) in board.rows.iter().enumerate() {
+            for (c, &(x0, x1)) in board.cols.iter().enumerate() {
+                let (_, s) = cells::read_cell(case.canvas.view(), x0, y0, x1, y1);
+                if let (Some(s), (Some(v), e)) =
+                    (s, expected(&case.puzzle.cells[r * board.side + c]))
+                {
+                    glyphs.push((s, v, e));
+                }
+            }
+        }
+        for i in 0..glyphs.len() {
+            for j in i + 1..glyphs.len() {
+                let ((a, va, ea), (b, vb, eb)) = (&glyphs[i], &glyphs[j]);
+                if ea != eb {
+                    continue;
+                }
+                let sim = a.similarity(b);
+                if va == vb {
+                    same.push(sim);
+                } else {
+                    diff.push((sim, *va.min(vb), *va.max(vb)));
+                }
+            }
+        }
+    }
+    same.sort_by(|a, b| a.total_cmp(b));
+    diff.sort_by(|a, b| b.0.total_cmp(&a.0));
+    if same.is_empty() || diff.len() < 10 {
+        return;
+    }
+    let (n, lowest) = (same.len(), same[0]);
+    println!("same digit: {n} pairs, lowest {lowest:.3}, 1% below {:.3}", same[n / 100]);
+    println!("different digits: {} pairs, highest {:?}", diff.len(), &diff[..10]);
+    let above = |t: f32| diff.iter().filter(|d| d.0 >= t).count();
+    println!("diff >= 0.8: {}, >= 0.85: {}, >= 0.9: {}", above(0.8), above(0.85), above(0.9));
 }
