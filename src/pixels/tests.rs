@@ -506,12 +506,49 @@ fn damaged_boards_are_refused_or_read_exactly_never_misread() {
         }
         damaged.push(("noise", n));
     }
+    // JPEG artefacts, through the decoder
+    for quality in [95u8, 75, 40] {
+        let mut bytes = Vec::new();
+        let rgb: Vec<u8> = c.px.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality)
+            .encode(&rgb, c.w as u32, c.h as u32, image::ExtendedColorType::Rgb8)
+            .expect("encodes");
+        let decoded = decode(&bytes).expect("decodes");
+        damaged.push(("jpeg", Canvas { w: decoded.width, h: decoded.height, px: decoded.data }));
+    }
     for (name, image) in damaged {
         if let Ok(board) = read(image.view()) {
+            println!("{name}: read, {} uncertain", board.uncertain().len());
             let (_, wrong, _) = score(&board, &p);
             assert_eq!(wrong, 0, "{name}: a misread\n{board}");
+        } else {
+            println!("{name}: refused");
         }
     }
+}
+
+/// Time to read the committed screenshot (decoded): `cargo test --release --lib
+/// pixels::tests::timing -- --ignored --nocapture`.
+#[test]
+#[ignore = "a report, run by hand in release"]
+fn timing() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/pixels/screenshot-9x9.png");
+    let bytes = std::fs::read(path).expect("fixture");
+    let started = std::time::Instant::now();
+    let image = decode(&bytes).expect("decodes");
+    let decoding = started.elapsed();
+    read(image.view().expect("size")).expect("reads"); // templates loaded
+    let rounds = 50;
+    let started = std::time::Instant::now();
+    for _ in 0..rounds {
+        read(image.view().expect("size")).expect("reads");
+    }
+    let each = started.elapsed() / rounds;
+    println!(
+        "decode {decoding:?}, read a 9x9 board ({}x{} image) {each:?}",
+        image.width, image.height
+    );
 }
 
 /// The puzzle of the committed fixture (a 9x9 with one solution).
