@@ -257,8 +257,15 @@ impl Templates {
     }
 }
 
+/// The dot product, in eight lanes so that it vectorises.
 fn dot(a: &Vector, b: &Vector) -> f32 {
-    a.iter().zip(b.iter()).map(|(x, y)| x * y).sum()
+    let mut lanes = [0f32; 8];
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for ((lane, p), q) in lanes.iter_mut().zip(x).zip(y) {
+            *lane += p * q;
+        }
+    }
+    lanes.iter().sum()
 }
 
 /// A glyph against the templates: its vector and the best similarity of each digit.
