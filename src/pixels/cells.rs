@@ -221,7 +221,7 @@ pub(super) fn read_cell(
             let outside = b.y1 < gy0 || b.y0 > gy1;
             let gap = if b.y1 < gy0 { gy0 - b.y1 } else { b.y0.saturating_sub(gy1) };
             let overlap = (b.x1.min(gx1) + 1).saturating_sub(b.x0.max(gx0));
-            outside && gap <= near && 2 * overlap >= b.x1 - b.x0 + 1
+            outside && gap <= near && 2 * overlap > b.x1 - b.x0
         });
         let Some(b) = piece else { break };
         gx0 = gx0.min(b.x0);
