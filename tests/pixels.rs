@@ -74,3 +74,28 @@ fn files_that_are_no_pictures_are_refused() {
         .code(2)
         .stderr(predicate::str::contains("cannot decode the image"));
 }
+
+#[test]
+fn an_uncertain_cell_the_solution_does_not_need_is_left_out_by_name() {
+    // r1c2 is smeared; the 47 other givens still have exactly one solution.
+    sudobot()
+        .args(["solve", "-o", "line", "--image"])
+        .arg(fixture("smudge-spare.png"))
+        .assert()
+        .code(0)
+        .stdout(format!("{SOLUTION}\n"))
+        .stderr(predicate::str::contains("left out the uncertain r1c2"));
+}
+
+#[test]
+fn an_uncertain_cell_the_solution_needs_refuses_the_board() {
+    // The 17-given puzzle with its given r1c1 smeared: without it, thousands of solutions.
+    sudobot()
+        .args(["solve", "--image"])
+        .arg(fixture("smudge-needed.png"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("1 cell is uncertain: r1c1"))
+        .stderr(predicate::str::contains("refusing to guess"));
+}
