@@ -27,5 +27,6 @@ pub mod desktop;
 pub mod format;
 pub mod grid;
 pub mod logic;
+pub mod pixels;
 pub mod solve;
 pub mod web;

@@ -20,6 +20,8 @@ mod killer;
 mod solo_formats;
 // Hostile input for every reader: endless lines, huge inputs, paths that are no files.
 mod bad_input;
+// `sudobot solve --image`: boards read from pictures.
+mod pixels;
 // Helpers shared by several modules.
 mod support;
 // The boxed-grid engine (4x4 to 16x16) against the generic engine.

@@ -175,6 +175,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         return Ok(Code::BadInput);
     }
     let budget = Budget { time: args.max_time, ..Budget::NONE };
+    if let Some(path) = &args.image {
+        return run_image(&args, path, mode, &budget);
+    }
     let started = Instant::now();
     let (text, source) = match open_input(&args)? {
         None => {
@@ -234,6 +237,107 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     let mut tally = Tally::default();
     tally.add(&results);
     finish(&tally, batch, mode, &source, &args, started.elapsed(), threads)
+}
+
+/// The most bytes read for `--image -` (a larger picture is refused).
+const MAX_IMAGE_BYTES: u64 = 256 << 20;
+
+/// `solve --image FILE`: read the board from pixels, then solve it as any one puzzle.
+fn run_image(
+    args: &SolveArgs,
+    path: &std::path::Path,
+    mode: Mode,
+    budget: &Budget,
+) -> anyhow::Result<Code> {
+    use std::io::Read;
+    use sudobot::pixels;
+    let started = Instant::now();
+    let (bytes, source) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        let read = io::stdin().lock().take(MAX_IMAGE_BYTES + 1).read_to_end(&mut bytes);
+        (read.map(|_| bytes), Source::Stdin)
+    } else {
+        let name = path.display().to_string();
+        (std::fs::read(path), Source::File(name))
+    };
+    let prefix = source.prefix();
+    let bytes = match bytes {
+        Ok(b) if b.len() as u64 > MAX_IMAGE_BYTES => {
+            eprintln!("sudobot: {prefix}the image is over {} MiB", MAX_IMAGE_BYTES >> 20);
+            return Ok(Code::BadInput);
+        }
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("sudobot: cannot read {}: {e}", source.name());
+            return Ok(Code::BadInput);
+        }
+    };
+    let read = pixels::decode(&bytes).and_then(|image| pixels::read(image.view()?));
+    let read = match read {
+        Ok(read) => read,
+        Err(e) => {
+            eprintln!("sudobot: {prefix}{e}");
+            return Ok(Code::BadInput);
+        }
+    };
+    if args.show_read {
+        let b = &read.board;
+        eprintln!(
+            "sudobot: {prefix}a {}x{} board with boxes {}x{}{} at ({}, {}), {}x{} pixels:",
+            b.side,
+            b.side,
+            b.box_width,
+            b.box_height,
+            if b.boxes_seen { "" } else { " (the usual shape: no thicker lines)" },
+            b.left,
+            b.top,
+            b.width,
+            b.height
+        );
+        eprint!("{read}");
+    }
+    let puzzle = match read.grid() {
+        Ok(grid) => grid,
+        Err(refused) => {
+            // Cells the reader is unsure of may be left out when the rest still has exactly
+            // one solution: that solution is then the only one the full board can have.
+            let uncertain = read.uncertain();
+            let reduced = read.grid_without_uncertain();
+            let unique = reduced.as_ref().ok().and_then(|g| match solve::solve_within(g, budget) {
+                Ok(Verdict::Unique(_)) => Some(g.clone()),
+                _ => None,
+            });
+            match unique {
+                Some(g) => {
+                    let names: Vec<String> = uncertain.iter().map(ToString::to_string).collect();
+                    eprintln!(
+                        "sudobot: {prefix}left out the uncertain {}: the rest of the board has exactly one solution",
+                        names.join(" ")
+                    );
+                    g
+                }
+                _ => {
+                    eprintln!(
+                        "sudobot: {prefix}{refused}; refusing to guess (the rest of the board does not have exactly one solution)"
+                    );
+                    return Ok(Code::BadInput);
+                }
+            }
+        }
+    };
+    let done = work(Entry { line: 1, puzzle: Ok(puzzle) }, mode, budget);
+    let printer = printer(args, false);
+    let mut out = BufWriter::new(io::stdout().lock());
+    let flushed = print_single(&mut out, &done, mode, &printer, &source).and_then(|()| out.flush());
+    if let Err(e) = flushed
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        return Err(e).context("writing to standard output");
+    }
+    drop(out);
+    let mut tally = Tally::default();
+    tally.add(std::slice::from_ref(&done));
+    finish(&tally, false, mode, &source, args, started.elapsed(), 1)
 }
 
 /// How to print, from the options and whether the input is a batch.

@@ -18,7 +18,8 @@ Examples:
   xclip -o -selection clipboard | sudobot solve -       # Solo's Game > Copy text
   sudobot solve '3x3k:zzzc,<cage walls>,<sums>'          # a Solo Killer game ID
   sudobot solve --file killer.txt                       # cage text: grid line + '23: r1c1 r1c2'
-  sudobot solve --box 2x3 PUZZLE                        # 6x6 with boxes 2 wide, 3 tall"
+  sudobot solve --box 2x3 PUZZLE                        # 6x6 with boxes 2 wide, 3 tall
+  sudobot solve --image screenshot.png --show-read      # read the board from pixels"
     };
 }
 
@@ -110,6 +111,18 @@ pub struct SolveArgs {
     /// grid text.
     #[arg(short, long, value_name = "FILE")]
     pub file: Option<PathBuf>,
+
+    /// Read the puzzle from a picture of the board: a PNG or JPEG file (a screenshot), or `-`
+    /// for standard input. Boards of 4x4, 6x6 and 9x9 cells; pencil marks count as empty.
+    /// A board with a cell the reader is unsure of is refused with the cells named (exit 2),
+    /// unless the rest of the board has exactly one solution without them.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "puzzle", "format", "box_shape"])]
+    pub image: Option<PathBuf>,
+
+    /// With --image: print the board as read to standard error before solving (`.` empty,
+    /// `,` pencil marks, `'` after an entry, `?` after an uncertain cell).
+    #[arg(long, requires = "image")]
+    pub show_read: bool,
 
     /// The input format, instead of detecting it.
     #[arg(long, value_enum, value_name = "FORMAT")]

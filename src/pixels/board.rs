@@ -1,0 +1,323 @@
+//! Finding the board: long straight runs of ink (grid lines), a square whose sides are such
+//! lines, and inside it N - 1 evenly spaced lines each way. The side N is the largest of 16,
+//! 9, 6 and 4 whose lines are all there; the boxes come from which lines are thicker.
+
+use super::{PixelError, Rgba};
+
+/// A colour this far (largest channel difference) from the background counts as ink for the
+/// grid lines.
+const LINE_INK: u8 = 40;
+
+/// Runs of ink at least this long (pixels) may be grid lines.
+const MIN_RUN: usize = 40;
+
+/// Gaps in a line of at most this many pixels are bridged (anti-aliasing, JPEG).
+const MAX_GAP: usize = 2;
+
+/// The most line pieces considered; above that the image is taken for noise.
+const MAX_PIECES: usize = 200_000;
+
+/// The most lines each way kept for matching (the longest).
+const MAX_LINES: usize = 400;
+
+/// The board found in an image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Left edge of the outer border, in pixels.
+    pub left: usize,
+    /// Top edge of the outer border.
+    pub top: usize,
+    /// Width of the board including its border.
+    pub width: usize,
+    /// Height of the board including its border.
+    pub height: usize,
+    /// Cells per row and column.
+    pub side: usize,
+    /// Cells per box row.
+    pub box_width: usize,
+    /// Rows per box.
+    pub box_height: usize,
+    /// Whether thicker lines showed the boxes (otherwise the usual shape for the side).
+    pub boxes_seen: bool,
+    /// Each row's pixel span between its lines: first and last pixel row inside.
+    pub rows: Vec<(usize, usize)>,
+    /// Each column's pixel span between its lines.
+    pub cols: Vec<(usize, usize)>,
+}
+
+impl Board {
+    /// The centre of a cell in image pixels (for clicking), row and column 0-based.
+    pub fn cell_centre(&self, row: usize, col: usize) -> Option<(usize, usize)> {
+        let (y0, y1) = *self.rows.get(row)?;
+        let (x0, x1) = *self.cols.get(col)?;
+        Some(((x0 + x1) / 2, (y0 + y1) / 2))
+    }
+}
+
+/// A straight line: along its length from `start` to `end` (inclusive), across from `near`
+/// to `far` (its thickness).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Line {
+    start: usize,
+    end: usize,
+    near: usize,
+    far: usize,
+}
+
+impl Line {
+    fn len(&self) -> usize {
+        self.end - self.start + 1
+    }
+
+    fn thickness(&self) -> usize {
+        self.far - self.near + 1
+    }
+
+    /// Twice the centre across, to stay in integers.
+    fn centre2(&self) -> usize {
+        self.near + self.far
+    }
+}
+
+/// The image's background: the most common colour (4 bits a channel), averaged.
+fn background(image: Rgba<'_>) -> [u8; 3] {
+    let mut counts = vec![0u32; 4096];
+    let step = ((image.width * image.height) / 1_000_000).max(1);
+    let mut i = 0;
+    for y in 0..image.height {
+        for x in 0..image.width {
+            i += 1;
+            if i % step != 0 {
+                continue;
+            }
+            let [r, g, b] = image.rgb(x, y);
+            counts
+                [(usize::from(r >> 4) << 8) | (usize::from(g >> 4) << 4) | usize::from(b >> 4)] +=
+                1;
+        }
+    }
+    let bin = (0..4096).max_by_key(|&k| counts[k]).unwrap_or(4095);
+    let centre = |v: usize| (v * 16 + 8) as u8;
+    [centre(bin >> 8), centre((bin >> 4) & 15), centre(bin & 15)]
+}
+
+fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
+    a.iter().zip(b.iter()).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0)
+}
+
+/// Lines along one direction: `at(i, j)` tells whether the pixel at position `i` along row
+/// (or column) `j` is ink.
+fn lines(
+    count: usize,
+    length: usize,
+    at: impl Fn(usize, usize) -> bool,
+) -> Result<Vec<Line>, PixelError> {
+    let mut done: Vec<Line> = Vec::new();
+    let mut open: Vec<Line> = Vec::new();
+    let mut pieces = 0usize;
+    for j in 0..count {
+        let mut runs = Vec::new();
+        let mut i = 0;
+        while i < length {
+            if !at(i, j) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let mut end = i;
+            let mut k = i + 1;
+            while k < length {
+                if at(k, j) {
+                    end = k;
+                    k += 1;
+                } else if k - end <= MAX_GAP {
+                    k += 1;
+                } else {
+                    break;
+                }
+            }
+            if end - start + 1 >= MIN_RUN {
+                runs.push((start, end));
+            }
+            i = end + 1;
+        }
+        pieces += runs.len();
+        if pieces > MAX_PIECES {
+            return Err(PixelError::NoBoard(
+                "too many line pieces: the image looks like noise".into(),
+            ));
+        }
+        let mut next_open = Vec::with_capacity(runs.len());
+        for (start, end) in runs {
+            let joined = open.iter().position(|l| {
+                l.far + 1 == j
+                    && l.start.abs_diff(start) <= MAX_GAP
+                    && l.end.abs_diff(end) <= MAX_GAP
+            });
+            match joined {
+                Some(k) => {
+                    let mut l = open.swap_remove(k);
+                    l.far = j;
+                    l.start = l.start.min(start);
+                    l.end = l.end.max(end);
+                    next_open.push(l);
+                }
+                None => next_open.push(Line { start, end, near: j, far: j }),
+            }
+        }
+        done.append(&mut open);
+        open = next_open;
+    }
+    done.append(&mut open);
+    // A line is thin for its length; thicker bands are filled areas.
+    done.retain(|l| l.thickness() <= (l.len() / 25).max(3));
+    done.sort_by_key(|l| std::cmp::Reverse(l.len()));
+    done.truncate(MAX_LINES);
+    Ok(done)
+}
+
+/// Finds the board: the largest square of grid lines.
+pub fn find(image: Rgba<'_>) -> Result<Board, PixelError> {
+    let bg = background(image);
+    let (w, h) = (image.width, image.height);
+    let mut ink = vec![false; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            ink[y * w + x] = distance(image.rgb(x, y), bg) > LINE_INK;
+        }
+    }
+    let horizontal = lines(h, w, |x, y| ink[y * w + x])?;
+    let vertical = lines(w, h, |y, x| ink[y * w + x])?;
+    let mut best: Option<Board> = None;
+    for (ai, a) in horizontal.iter().enumerate() {
+        for b in horizontal.iter().skip(ai + 1) {
+            let (top, bottom) = if a.near < b.near { (a, b) } else { (b, a) };
+            let tol = 3 + top.len() / 100;
+            if top.start.abs_diff(bottom.start) > tol || top.end.abs_diff(bottom.end) > tol {
+                continue;
+            }
+            let width = top.len();
+            let height = bottom.far + 1 - top.near;
+            if width.abs_diff(height) > width / 25 + 3 {
+                continue;
+            }
+            if best.as_ref().is_some_and(|bb| bb.width >= width) {
+                continue;
+            }
+            if let Some(board) = fit(top, bottom, &horizontal, &vertical, tol) {
+                best = Some(board);
+            }
+        }
+    }
+    best.ok_or_else(|| {
+        PixelError::NoBoard(format!(
+            "no square grid of 4, 6, 9 or 16 cells a side among {} long horizontal and {} long vertical lines",
+            horizontal.len(),
+            vertical.len()
+        ))
+    })
+}
+
+/// The board framed by two horizontal lines, if the vertical border and the inner lines of
+/// some side are all there.
+fn fit(
+    top: &Line,
+    bottom: &Line,
+    horizontal: &[Line],
+    vertical: &[Line],
+    tol: usize,
+) -> Option<Board> {
+    let spans_rows =
+        |v: &&Line| v.start.abs_diff(top.near) <= tol && v.end.abs_diff(bottom.far) <= tol;
+    let left = vertical.iter().filter(spans_rows).find(|v| v.near.abs_diff(top.start) <= tol)?;
+    let right = vertical.iter().filter(spans_rows).find(|v| v.far.abs_diff(top.end) <= tol)?;
+    for side in [16, 9, 6, 4] {
+        let rows = evenly(top, bottom, side, horizontal, |l| {
+            l.start.abs_diff(top.start) <= tol && l.end.abs_diff(top.end) <= tol
+        });
+        let cols = evenly(left, right, side, vertical, |l| {
+            l.start.abs_diff(top.near) <= tol && l.end.abs_diff(bottom.far) <= tol
+        });
+        let (Some(rows), Some(cols)) = (rows, cols) else { continue };
+        let (box_width, box_height, boxes_seen) = boxes(side, &rows, &cols)?;
+        let span = |ls: &[Line]| -> Option<Vec<(usize, usize)>> {
+            ls.windows(2)
+                .map(|p| {
+                    let (a, b) = (p[0].far + 1, p[1].near.checked_sub(1)?);
+                    (b >= a + 4).then_some((a, b))
+                })
+                .collect()
+        };
+        return Some(Board {
+            left: top.start,
+            top: top.near,
+            width: top.len(),
+            height: bottom.far + 1 - top.near,
+            side,
+            box_width,
+            box_height,
+            boxes_seen,
+            rows: span(&rows)?,
+            cols: span(&cols)?,
+        });
+    }
+    None
+}
+
+/// The `side + 1` lines from `first` to `last` at even spacing, if all are there.
+fn evenly(
+    first: &Line,
+    last: &Line,
+    side: usize,
+    lines: &[Line],
+    fits: impl Fn(&Line) -> bool,
+) -> Option<Vec<Line>> {
+    let (c0, c1) = (first.centre2() as f64, last.centre2() as f64);
+    let pitch = (c1 - c0) / side as f64;
+    let tol = (pitch * 0.1).max(3.0);
+    let mut found = vec![*first];
+    for i in 1..side {
+        let want = c0 + pitch * i as f64;
+        let line = lines
+            .iter()
+            .filter(|l| fits(l) && (l.centre2() as f64 - want).abs() <= tol)
+            .min_by(|a, b| {
+                (a.centre2() as f64 - want).abs().total_cmp(&(b.centre2() as f64 - want).abs())
+            })?;
+        found.push(*line);
+    }
+    found.push(*last);
+    Some(found)
+}
+
+/// The box shape from the inner lines' thicknesses: (width, height, whether seen). `None`
+/// when thick lines are there but mark out no boxes.
+fn boxes(side: usize, rows: &[Line], cols: &[Line]) -> Option<(usize, usize, bool)> {
+    let usual = match side {
+        4 => (2, 2),
+        6 => (3, 2),
+        9 => (3, 3),
+        _ => (4, 4),
+    };
+    let inner =
+        |ls: &[Line]| -> Vec<usize> { ls[1..ls.len() - 1].iter().map(Line::thickness).collect() };
+    let (tr, tc) = (inner(rows), inner(cols));
+    let all = tr.iter().chain(tc.iter());
+    let thin = *all.clone().min()?;
+    let thick = *all.max()?;
+    if thick == thin {
+        return Some((usual.0, usual.1, false));
+    }
+    let cut = (thin + thick) as f64 / 2.0;
+    let marks = |t: &[usize]| -> Vec<usize> {
+        t.iter().enumerate().filter(|(_, v)| **v as f64 > cut).map(|(i, _)| i + 1).collect()
+    };
+    let (thick_rows, thick_cols) = (marks(&tr), marks(&tc));
+    let multiples = |step: usize| -> Vec<usize> { (1..side).filter(|i| i % step == 0).collect() };
+    for (bw, bh) in [(usual.0, usual.1), (usual.1, usual.0)] {
+        if thick_cols == multiples(bw) && thick_rows == multiples(bh) {
+            return Some((bw, bh, true));
+        }
+    }
+    None
+}

@@ -1,0 +1,314 @@
+//! Reading the cells of a found board: what is drawn inside each cell (nothing, small pencil
+//! marks, or one large glyph), the glyph's digit and whether its ink is coloured (an entry)
+//! or not (a given).
+
+use super::board::Board;
+use super::digits;
+use super::{CellKind, CellRead, Rgba};
+
+/// A cell whose darkest (farthest) pixel is this close to its background is empty.
+const EMPTY_CONTRAST: u8 = 40;
+
+/// Ink at least this share of the cell's height is a value; at most [`SMALL`], a pencil mark.
+const BIG: f32 = 0.38;
+const SMALL: f32 = 0.3;
+
+/// Ink colour with a channel spread at least this large is an entry's colour.
+const ENTRY_CHROMA: u8 = 70;
+
+/// Glyphs of the board's own font: a glyph this similar to another is drawn alike.
+const SAME_GLYPH: f32 = 0.95;
+
+/// A glyph at most this similar to every sure glyph of a digit (same kind, so the same font)
+/// is not that digit.
+const OTHER_GLYPH: f32 = 0.7;
+
+/// A template read at least this confident is a probable example of its digit.
+const PROBABLE: f32 = 0.25;
+
+/// Reads every cell, in reading order.
+///
+/// Then the board's own font helps: the digits the templates read with certainty are
+/// examples of how this board draws them. A glyph that looks like none of the sure examples
+/// of a digit (of the same kind: givens and entries may use different fonts) is not that
+/// digit, which can only widen the margin of an uncertain read; a glyph that looks like a
+/// sure example of another digit, or unlike the sure examples of its own, becomes uncertain.
+pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
+    let mut out = Vec::with_capacity(board.side * board.side);
+    let mut scores = Vec::with_capacity(board.side * board.side);
+    for &(y0, y1) in &board.rows {
+        for &(x0, x1) in &board.cols {
+            let (read, score) = read_cell(image, x0, y0, x1, y1);
+            out.push(read);
+            scores.push(score);
+        }
+    }
+    // Sure reads teach the board's font; newly sure cells teach it more, a few rounds.
+    for _ in 0..4 {
+        let revised = own_font(&out, &scores);
+        if revised == out {
+            break;
+        }
+        out = revised;
+    }
+    out
+}
+
+/// One round of the board's own font (see [`read_cells`]).
+fn own_font(out: &[CellRead], scores: &[Option<digits::Scores>]) -> Vec<CellRead> {
+    let sure: Vec<(usize, CellKind, u8)> = out
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| c.is_certain() && scores[*i].is_some())
+        .filter_map(|(i, c)| Some((i, c.kind, c.value?)))
+        .collect();
+    // Probable reads: sure ones, and those the templates lean to clearly enough. A glyph
+    // unlike every probable example of a digit is not that digit.
+    let probable: Vec<(usize, CellKind, u8)> = out
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let guess = scores[i].as_ref()?.guess(&[false; 10])?;
+            let leaning = c.is_certain() || guess.confidence >= PROBABLE;
+            (leaning && c.value == Some(guess.digit)).then_some((i, c.kind, guess.digit))
+        })
+        .collect();
+    let mut revised = out.to_vec();
+    for (i, cell) in out.iter().enumerate() {
+        let (Some(score), Some(value)) = (&scores[i], cell.value) else { continue };
+        let mut ruled_out = [false; 10];
+        let mut looks_like_other = false;
+        let mut unlike_own = false;
+        let closest = |set: &[(usize, CellKind, u8)], digit: u8| -> Option<f32> {
+            set.iter()
+                .filter(|&&(j, kind, v)| j != i && kind == cell.kind && v == digit)
+                .filter_map(|&(j, _, _)| scores[j].as_ref().map(|s| score.similarity(s)))
+                .reduce(f32::max)
+        };
+        for digit in 1..=9u8 {
+            if let Some(c) = closest(&sure, digit) {
+                if digit == value {
+                    unlike_own = c < OTHER_GLYPH;
+                } else if c >= SAME_GLYPH {
+                    looks_like_other = true;
+                }
+            }
+            if digit != value && closest(&probable, digit).is_some_and(|c| c < OTHER_GLYPH) {
+                ruled_out[usize::from(digit)] = true;
+            }
+        }
+        if looks_like_other || unlike_own {
+            revised[i].confidence = 0.0;
+        } else if !cell.is_certain()
+            && cell.kind != CellKind::Unclear
+            && let Some(guess) = score.guess(&ruled_out)
+            && guess.digit == value
+        {
+            revised[i].confidence = guess.confidence;
+        }
+    }
+    revised
+}
+
+fn unclear() -> (CellRead, Option<digits::Scores>) {
+    (CellRead { kind: CellKind::Unclear, value: None, confidence: 0.0 }, None)
+}
+
+fn plain(kind: CellKind) -> (CellRead, Option<digits::Scores>) {
+    (CellRead { kind, value: None, confidence: 1.0 }, None)
+}
+
+/// A connected piece of ink: its box and size.
+#[derive(Clone, Copy, Debug)]
+struct Blob {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+    pixels: usize,
+}
+
+impl Blob {
+    fn height(&self) -> usize {
+        self.y1 - self.y0 + 1
+    }
+}
+
+/// One cell: what it holds and, for a glyph, its scores against the templates.
+pub(super) fn read_cell(
+    image: Rgba<'_>,
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+) -> (CellRead, Option<digits::Scores>) {
+    // Inside the lines, clear of their anti-aliased edges.
+    let inset = 1 + (x1 - x0 + 1) / 20;
+    let (x0, y0, x1, y1) =
+        (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
+    if x1 < x0 + 6 || y1 < y0 + 6 {
+        return unclear();
+    }
+    let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
+    // The cell's background: the median colour of its rim.
+    let mut rim: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            if y == y0 || y == y1 || x == x0 || x == x1 {
+                let c = image.rgb(x, y);
+                for k in 0..3 {
+                    rim[k].push(c[k]);
+                }
+            }
+        }
+    }
+    let mut bg = [0u8; 3];
+    for k in 0..3 {
+        rim[k].sort_unstable();
+        bg[k] = rim[k][rim[k].len() / 2];
+    }
+    let mut dist = vec![0u8; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let c = image.rgb(x0 + x, y0 + y);
+            dist[y * w + x] =
+                c.iter().zip(bg.iter()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
+        }
+    }
+    let contrast = dist.iter().copied().max().unwrap_or(0);
+    if contrast < EMPTY_CONTRAST {
+        return plain(CellKind::Empty);
+    }
+    let cut = (contrast / 2).max(EMPTY_CONTRAST / 2 + 12);
+    let mask: Vec<bool> = dist.iter().map(|&d| d >= cut).collect();
+    let blobs = blobs(&mask, w, h);
+    let speck = (w * h / 2000).max(1);
+    let blobs: Vec<Blob> = blobs.into_iter().filter(|b| b.pixels > speck).collect();
+    if blobs.is_empty() {
+        return plain(CellKind::Empty);
+    }
+    let hf = h as f32;
+    let big: Vec<&Blob> = blobs.iter().filter(|b| b.height() as f32 >= BIG * hf).collect();
+    let medium = blobs.iter().any(|b| {
+        let r = b.height() as f32 / hf;
+        r > SMALL && r < BIG
+    });
+    if medium {
+        return unclear();
+    }
+    if big.is_empty() {
+        // Only small marks: pencil marks, unless they stack up like a broken glyph.
+        let ux0 = blobs.iter().map(|b| b.x0).min().unwrap_or(0);
+        let ux1 = blobs.iter().map(|b| b.x1).max().unwrap_or(0);
+        let uy0 = blobs.iter().map(|b| b.y0).min().unwrap_or(0);
+        let uy1 = blobs.iter().map(|b| b.y1).max().unwrap_or(0);
+        let tall = (uy1 - uy0 + 1) as f32 >= BIG * hf;
+        let central = ux0 as f32 >= 0.2 * w as f32 && (ux1 + 1) as f32 <= 0.8 * w as f32;
+        if tall && central && blobs.len() <= 3 {
+            return unclear();
+        }
+        return plain(CellKind::Pencil);
+    }
+    let mut gx0 = big.iter().map(|b| b.x0).min().unwrap_or(0);
+    let mut gx1 = big.iter().map(|b| b.x1).max().unwrap_or(0);
+    let mut gy0 = big.iter().map(|b| b.y0).min().unwrap_or(0);
+    let mut gy1 = big.iter().map(|b| b.y1).max().unwrap_or(0);
+    // A small piece just above or below the glyph, over it, is a stroke of it that broke off
+    // (the flag of a thin 5).
+    let near = (0.12 * hf).ceil() as usize;
+    loop {
+        let piece = blobs.iter().find(|b| {
+            let outside = b.y1 < gy0 || b.y0 > gy1;
+            let gap = if b.y1 < gy0 { gy0 - b.y1 } else { b.y0.saturating_sub(gy1) };
+            let overlap = (b.x1.min(gx1) + 1).saturating_sub(b.x0.max(gx0));
+            outside && gap <= near && 2 * overlap > b.x1 - b.x0
+        });
+        let Some(b) = piece else { break };
+        gx0 = gx0.min(b.x0);
+        gx1 = gx1.max(b.x1);
+        gy0 = gy0.min(b.y0);
+        gy1 = gy1.max(b.y1);
+    }
+    // Every other piece must lie inside the glyph's box (a broken stroke), not beside it.
+    let stray =
+        blobs.iter().any(|b| b.x0 + 1 < gx0 || b.x1 > gx1 + 1 || b.y0 + 1 < gy0 || b.y1 > gy1 + 1);
+    let (gw, gh) = (gx1 - gx0 + 1, gy1 - gy0 + 1);
+    if stray || gh as f32 > 0.95 * hf || gw as f32 > 0.9 * w as f32 || gw * 8 < gh {
+        return unclear();
+    }
+    // The glyph's ink, scaled by its own strong pixels so faint and bold strokes compare.
+    let mut strong: Vec<u8> = Vec::new();
+    for y in gy0..=gy1 {
+        for x in gx0..=gx1 {
+            if mask[y * w + x] {
+                strong.push(dist[y * w + x]);
+            }
+        }
+    }
+    strong.sort_unstable();
+    let full = f32::from(strong[strong.len() * 9 / 10].max(1));
+    let (cx0, cy0) = (gx0.saturating_sub(1), gy0.saturating_sub(1));
+    let (cx1, cy1) = ((gx1 + 1).min(w - 1), (gy1 + 1).min(h - 1));
+    let (cw, ch) = (cx1 - cx0 + 1, cy1 - cy0 + 1);
+    let mut ink = vec![0f32; cw * ch];
+    let mut colour = [0u64; 3];
+    let mut coloured = 0u64;
+    for y in 0..ch {
+        for x in 0..cw {
+            let d = f32::from(dist[(cy0 + y) * w + cx0 + x]);
+            ink[y * cw + x] = (d / full).min(1.0);
+            if d >= 0.8 * full {
+                let c = image.rgb(x0 + cx0 + x, y0 + cy0 + y);
+                for k in 0..3 {
+                    colour[k] += u64::from(c[k]);
+                }
+                coloured += 1;
+            }
+        }
+    }
+    let Some(features) = digits::features(cw, ch, &ink) else { return unclear() };
+    let score = digits::builtin().score(&features);
+    let Some(guess) = score.guess(&[false; 10]) else { return unclear() };
+    let mean: Vec<u8> = colour.iter().map(|&s| (s / coloured.max(1)) as u8).collect();
+    let chroma = mean.iter().max().unwrap_or(&0) - mean.iter().min().unwrap_or(&0);
+    let kind = if chroma >= ENTRY_CHROMA { CellKind::Entry } else { CellKind::Given };
+    (CellRead { kind, value: Some(guess.digit), confidence: guess.confidence }, Some(score))
+}
+
+/// The 8-connected pieces of a mask.
+fn blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
+    let mut seen = vec![false; mask.len()];
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..mask.len() {
+        if !mask[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let mut b = Blob { x0: usize::MAX, y0: usize::MAX, x1: 0, y1: 0, pixels: 0 };
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            b.x0 = b.x0.min(x);
+            b.x1 = b.x1.max(x);
+            b.y0 = b.y0.min(y);
+            b.y1 = b.y1.max(y);
+            b.pixels += 1;
+            for dy in [-1i64, 0, 1] {
+                for dx in [-1i64, 0, 1] {
+                    let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                    if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+                        continue;
+                    }
+                    let j = ny as usize * w + nx as usize;
+                    if mask[j] && !seen[j] {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        out.push(b);
+    }
+    out
+}

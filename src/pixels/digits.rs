@@ -1,0 +1,328 @@
+//! Digit recognition: a glyph's ink is scaled into a small square of features, and the
+//! nearest templates (rendered from many fonts by `examples/pixel_templates.rs`) vote by
+//! similarity. A digit is only named when the best digit beats every other digit by a clear
+//! margin; otherwise the caller is told it is unsure.
+
+use std::sync::OnceLock;
+
+/// Side of the feature square: a glyph is scaled to this many rows.
+pub const GRID: usize = 16;
+
+/// Number of features in one glyph's description.
+pub const FEATURES: usize = GRID * GRID;
+
+/// Ink at or above this intensity (0 to 1) counts for a glyph's bounding box.
+const BOX_INK: f32 = 0.35;
+
+/// The templates, as written by `examples/pixel_templates.rs`: the magic, then records of a
+/// digit byte and [`FEATURES`] bytes of ink (0 to 255).
+const TEMPLATE_DATA: &[u8] = include_bytes!("templates.bin");
+
+/// The first bytes of the template file.
+pub const TEMPLATE_MAGIC: &[u8; 8] = b"SBDIGIT1";
+
+/// Lowest similarity (cosine of centred features) for the best digit to count at all.
+const MIN_SIMILARITY: f32 = 0.72;
+
+/// Margin by which the best digit must beat the next digit for full confidence.
+const FULL_MARGIN: f32 = 0.12;
+
+/// One glyph, described: ink sampled on a [`GRID`] x [`GRID`] square, the glyph's height
+/// filling it and its width centred at the same scale.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Features(pub [f32; FEATURES]);
+
+/// Describes a glyph from its ink: `ink[y * width + x]` from 0 (background) to 1 (full ink).
+/// Gives `None` when there is no ink or the sizes do not match.
+pub fn features(width: usize, height: usize, ink: &[f32]) -> Option<Features> {
+    if width == 0 || height == 0 || width.checked_mul(height)? != ink.len() {
+        return None;
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for y in 0..height {
+        for x in 0..width {
+            if ink[y * width + x] >= BOX_INK {
+                x0 = x0.min(x);
+                x1 = x1.max(x);
+                y0 = y0.min(y);
+                y1 = y1.max(y);
+            }
+        }
+    }
+    if x0 == usize::MAX {
+        return None;
+    }
+    // The box in continuous coordinates, one pixel wider each way for the anti-aliased rim.
+    let bx0 = x0 as f32 - 0.5;
+    let by0 = y0 as f32 - 0.5;
+    let bw = (x1 - x0 + 1) as f32 + 1.0;
+    let bh = (y1 - y0 + 1) as f32 + 1.0;
+    let scale = bh.max(bw) / GRID as f32; // source pixels per feature cell
+    let left = bx0 + bw / 2.0 - scale * GRID as f32 / 2.0;
+    let top = by0 + bh / 2.0 - scale * GRID as f32 / 2.0;
+    let sample = |fx: f32, fy: f32| -> f32 {
+        // bilinear over the ink, zero outside
+        let gx = fx - 0.5;
+        let gy = fy - 0.5;
+        let ix = gx.floor();
+        let iy = gy.floor();
+        let tx = gx - ix;
+        let ty = gy - iy;
+        let at = |x: f32, y: f32| -> f32 {
+            if x < 0.0 || y < 0.0 || x >= width as f32 || y >= height as f32 {
+                0.0
+            } else {
+                ink[y as usize * width + x as usize]
+            }
+        };
+        at(ix, iy) * (1.0 - tx) * (1.0 - ty)
+            + at(ix + 1.0, iy) * tx * (1.0 - ty)
+            + at(ix, iy + 1.0) * (1.0 - tx) * ty
+            + at(ix + 1.0, iy + 1.0) * tx * ty
+    };
+    const SUB: usize = 4;
+    let mut out = [0f32; FEATURES];
+    for gy in 0..GRID {
+        for gx in 0..GRID {
+            let mut sum = 0.0;
+            for sy in 0..SUB {
+                for sx in 0..SUB {
+                    let fx = left + (gx as f32 + (sx as f32 + 0.5) / SUB as f32) * scale;
+                    let fy = top + (gy as f32 + (sy as f32 + 0.5) / SUB as f32) * scale;
+                    sum += sample(fx, fy);
+                }
+            }
+            out[gy * GRID + gx] = (sum / (SUB * SUB) as f32).clamp(0.0, 1.0);
+        }
+    }
+    Some(Features(out))
+}
+
+impl Features {
+    /// The features as bytes, for the template file.
+    pub fn to_bytes(&self) -> [u8; FEATURES] {
+        let mut b = [0u8; FEATURES];
+        for (o, v) in b.iter_mut().zip(self.0.iter()) {
+            *o = (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+        }
+        b
+    }
+
+    /// The vector compared: where the strokes run (signed gradient directions pooled over
+    /// 4x4 blocks), then the ink itself at half resolution, centred; scaled to unit length
+    /// for cosine similarity.
+    fn normalised(&self) -> Vector {
+        let at = |x: i32, y: i32| -> f32 {
+            if x < 0 || y < 0 || x >= GRID as i32 || y >= GRID as i32 {
+                0.0
+            } else {
+                self.0[y as usize * GRID + x as usize]
+            }
+        };
+        let mut v = [0f32; VECTOR];
+        for y in 0..GRID as i32 {
+            for x in 0..GRID as i32 {
+                let gx = at(x + 1, y) - at(x - 1, y);
+                let gy = at(x, y + 1) - at(x, y - 1);
+                let magnitude = (gx * gx + gy * gy).sqrt();
+                if magnitude < 1e-4 {
+                    continue;
+                }
+                let angle = gy.atan2(gx).rem_euclid(std::f32::consts::TAU);
+                let bin = angle / std::f32::consts::TAU * DIRECTIONS as f32;
+                let lo = (bin.floor() as usize) % DIRECTIONS;
+                let hi = (lo + 1) % DIRECTIONS;
+                let t = bin - bin.floor();
+                let block = (y as usize / 4) * 4 + x as usize / 4;
+                v[block * DIRECTIONS + lo] += magnitude * (1.0 - t);
+                v[block * DIRECTIONS + hi] += magnitude * t;
+            }
+        }
+        let mut ink = [0f32; 64];
+        for y in 0..8 {
+            for x in 0..8 {
+                let (x2, y2) = (2 * x as i32, 2 * y as i32);
+                ink[y * 8 + x] =
+                    (at(x2, y2) + at(x2 + 1, y2) + at(x2, y2 + 1) + at(x2 + 1, y2 + 1)) / 4.0;
+            }
+        }
+        let mean = ink.iter().sum::<f32>() / 64.0;
+        for (i, value) in ink.iter().enumerate() {
+            v[GRADIENTS + i] = (value - mean) * INK_WEIGHT;
+        }
+        // Contour profiles: how far in from the glyph's left and right sides each row's ink
+        // starts (open sides tell 3 from 8, 5 from 6).
+        let inked = |x: usize, y: usize| self.0[y * GRID + x] >= 0.4;
+        let cols: Vec<usize> = (0..GRID).filter(|&x| (0..GRID).any(|y| inked(x, y))).collect();
+        if let (Some(&left), Some(&right)) = (cols.first(), cols.last()) {
+            let span = (right - left + 1) as f32;
+            for y in 0..GRID {
+                let first = (left..=right).find(|&x| inked(x, y));
+                let last = (left..=right).rev().find(|&x| inked(x, y));
+                let (l, r) = match (first, last) {
+                    (Some(f), Some(l)) => ((f - left) as f32 / span, (right - l) as f32 / span),
+                    _ => (1.0, 1.0),
+                };
+                v[GRADIENTS + 64 + y] = l * PROFILE_WEIGHT;
+                v[GRADIENTS + 64 + GRID + y] = r * PROFILE_WEIGHT;
+            }
+        }
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if norm > 1e-6 {
+            for x in v.iter_mut() {
+                *x /= norm;
+            }
+        }
+        v
+    }
+}
+
+/// Gradient directions told apart.
+const DIRECTIONS: usize = 8;
+
+/// Gradient features: 16 blocks of [`DIRECTIONS`].
+const GRADIENTS: usize = 16 * DIRECTIONS;
+
+/// Length of the compared vector: gradients, 8x8 ink, then the left and right profiles.
+const VECTOR: usize = GRADIENTS + 64 + 2 * GRID;
+
+/// How much the profiles count.
+const PROFILE_WEIGHT: f32 = 4.5;
+
+/// How much the ink counts beside the gradients.
+const INK_WEIGHT: f32 = 2.0;
+
+/// A normalised glyph vector.
+type Vector = [f32; VECTOR];
+
+/// What the classifier made of a glyph.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Guess {
+    /// The most likely digit, 1 to 9.
+    pub digit: u8,
+    /// Similarity of the best template of that digit (cosine, up to 1).
+    pub similarity: f32,
+    /// The next best digit (0 when there is none).
+    pub second: u8,
+    /// Its similarity.
+    pub runner_up: f32,
+    /// Confidence from 0 to 1: 1 when the best digit is similar enough and beats the next
+    /// one by a clear margin.
+    pub confidence: f32,
+}
+
+/// A set of digit templates: each a digit and its features, normalised.
+pub struct Templates {
+    items: Vec<(u8, Vector)>,
+}
+
+impl Templates {
+    /// Templates from described glyphs (digits 1 to 9; others are left out).
+    pub fn new(items: impl IntoIterator<Item = (u8, Features)>) -> Templates {
+        let items = items
+            .into_iter()
+            .filter(|(d, _)| (1..=9).contains(d))
+            .map(|(d, f)| (d, f.normalised()))
+            .collect();
+        Templates { items }
+    }
+
+    /// How many templates there are.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Names the digit a glyph shows, with a confidence. `None` when there are no templates.
+    pub fn classify(&self, glyph: &Features) -> Option<Guess> {
+        self.score(glyph).guess(&[false; 10])
+    }
+
+    /// The glyph's vector and its similarity to the best template of each digit.
+    pub fn score(&self, glyph: &Features) -> Scores {
+        let vector = glyph.normalised();
+        let mut best = [f32::NEG_INFINITY; 10];
+        for (digit, t) in &self.items {
+            let s = dot(&vector, t);
+            let slot = &mut best[usize::from(*digit)];
+            if s > *slot {
+                *slot = s;
+            }
+        }
+        Scores { vector, best }
+    }
+}
+
+/// The dot product, in eight lanes so that it vectorises.
+fn dot(a: &Vector, b: &Vector) -> f32 {
+    let mut lanes = [0f32; 8];
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for ((lane, p), q) in lanes.iter_mut().zip(x).zip(y) {
+            *lane += p * q;
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// A glyph against the templates: its vector and the best similarity of each digit.
+#[derive(Clone, Debug)]
+pub struct Scores {
+    vector: Vector,
+    best: [f32; 10],
+}
+
+impl Scores {
+    /// Cosine similarity of two glyphs (for comparing glyphs drawn in the same font).
+    pub fn similarity(&self, other: &Scores) -> f32 {
+        dot(&self.vector, &other.vector)
+    }
+
+    /// The best digit and its confidence, leaving the digits in `ruled_out` out of the
+    /// contest for runner-up (they may still win: a ruled-out winner is returned with no
+    /// confidence). `None` when there are no templates.
+    pub fn guess(&self, ruled_out: &[bool; 10]) -> Option<Guess> {
+        let best = &self.best;
+        let mut order: Vec<u8> = (1..=9).filter(|&d| best[usize::from(d)].is_finite()).collect();
+        order.sort_by(|&a, &b| best[usize::from(b)].total_cmp(&best[usize::from(a)]));
+        let digit = *order.first()?;
+        let similarity = best[usize::from(digit)];
+        let second = order.iter().skip(1).find(|&&d| !ruled_out[usize::from(d)]).copied();
+        let runner_up = second.map_or(-1.0, |d| best[usize::from(d)]);
+        let margin = ((similarity - runner_up) / FULL_MARGIN).clamp(0.0, 1.0);
+        let absolute = ((similarity - MIN_SIMILARITY) / 0.08).clamp(0.0, 1.0);
+        let confidence = if ruled_out[usize::from(digit)] { 0.0 } else { margin.min(absolute) };
+        Some(Guess { digit, similarity, second: second.unwrap_or(0), runner_up, confidence })
+    }
+}
+
+/// Reads a template file's bytes (see [`TEMPLATE_MAGIC`]).
+pub fn parse_templates(data: &[u8]) -> Templates {
+    let body = data.strip_prefix(TEMPLATE_MAGIC.as_slice()).unwrap_or(&[]);
+    Templates::new(body.chunks_exact(FEATURES + 1).map(|record| {
+        let mut f = [0f32; FEATURES];
+        for (o, b) in f.iter_mut().zip(&record[1..]) {
+            *o = f32::from(*b) / 255.0;
+        }
+        (record[0], Features(f))
+    }))
+}
+
+/// The built-in templates.
+pub fn builtin() -> &'static Templates {
+    static TEMPLATES: OnceLock<Templates> = OnceLock::new();
+    TEMPLATES.get_or_init(|| parse_templates(TEMPLATE_DATA))
+}
+
+/// How many templates are built in (0 means the template file is missing or damaged).
+pub fn template_count() -> usize {
+    builtin().len()
+}
+
+/// Names the digit a glyph shows with the built-in templates.
+pub fn classify(glyph: &Features) -> Option<Guess> {
+    builtin().classify(glyph)
+}

@@ -1,0 +1,101 @@
+//! `sudobot solve --image` end to end on committed pictures (drawn by the pixel reader's own
+//! tests in fonts its templates were not built from; rebuilt with
+//! `cargo test --lib pixels::tests::write_fixtures -- --ignored`).
+
+use std::path::PathBuf;
+
+use predicates::prelude::*;
+
+use crate::support::sudobot;
+
+/// The puzzle drawn in `screenshot-9x9.png` (with pencil marks in two empty cells) and its
+/// solution.
+const SOLUTION: &str =
+    "417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pixels").join(name)
+}
+
+#[test]
+fn solves_a_screenshot_with_a_number_pad() {
+    sudobot()
+        .args(["solve", "-o", "line", "--image"])
+        .arg(fixture("screenshot-9x9.png"))
+        .assert()
+        .code(0)
+        .stdout(format!("{SOLUTION}\n"));
+}
+
+#[test]
+fn reads_standard_input_and_shows_the_read() {
+    let png = std::fs::read(fixture("screenshot-9x9.png")).expect("fixture");
+    sudobot()
+        .args(["solve", "-o", "line", "--show-read", "--image", "-"])
+        .write_stdin(png)
+        .assert()
+        .code(0)
+        .stdout(format!("{SOLUTION}\n"))
+        .stderr(predicate::str::contains("a 9x9 board with boxes 3x3"))
+        .stderr(predicate::str::contains("4 . ,  . . .  8 . 5"));
+}
+
+#[test]
+fn a_number_pad_alone_is_no_board() {
+    sudobot()
+        .args(["solve", "--image"])
+        .arg(fixture("number-pad.png"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("no sudoku board found"));
+}
+
+#[test]
+fn files_that_are_no_pictures_are_refused() {
+    sudobot()
+        .args(["solve", "--image", "-"])
+        .write_stdin(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        )
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot decode the image"));
+    sudobot()
+        .args(["solve", "--image", "/nonexistent/board.png"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read /nonexistent/board.png"));
+    // a PNG header and nothing after it
+    sudobot()
+        .args(["solve", "--image", "-"])
+        .write_stdin(b"\x89PNG\r\n\x1a\n".to_vec())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot decode the image"));
+}
+
+#[test]
+fn an_uncertain_cell_the_solution_does_not_need_is_left_out_by_name() {
+    // r1c2 is smeared; the 47 other givens still have exactly one solution.
+    sudobot()
+        .args(["solve", "-o", "line", "--image"])
+        .arg(fixture("smudge-spare.png"))
+        .assert()
+        .code(0)
+        .stdout(format!("{SOLUTION}\n"))
+        .stderr(predicate::str::contains("left out the uncertain r1c2"));
+}
+
+#[test]
+fn an_uncertain_cell_the_solution_needs_refuses_the_board() {
+    // The 17-given puzzle with its given r1c1 smeared: without it, thousands of solutions.
+    sudobot()
+        .args(["solve", "--image"])
+        .arg(fixture("smudge-needed.png"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("1 cell is uncertain: r1c1"))
+        .stderr(predicate::str::contains("refusing to guess"));
+}
