@@ -17,14 +17,14 @@ use sudobot::web::grid;
 use sudobot::web::pool::{self, Attempt, Event, Failure, PoolOptions, PoolRun};
 use sudobot::web::site::{self, Served, Strategy, Success};
 use sudobot::web::{
-    Discover, Hint, Outcome, PlayError, PlayOptions, Signal, Site, Thinking, Timings,
+    Browser, Discover, Hint, Outcome, PlayError, PlayOptions, Signal, Site, Thinking, Timings,
     WebDriverConfig, signals,
 };
 
 use super::logic_input::scale;
 use super::{Code, init_logging};
 use crate::cli::hint::Reveal;
-use crate::cli::web::{Parallel, WebArgs};
+use crate::cli::web::{BrowserArg, Parallel, WebArgs};
 
 /// Prints to stdout; a closed pipe (`sudobot web ... | head`) is not an error.
 macro_rules! out {
@@ -464,8 +464,19 @@ fn by_kind(counts: &[(&str, usize)]) -> String {
     counts.iter().map(|(k, n)| format!("{k}: {n}")).collect::<Vec<_>>().join(", ")
 }
 
+/// The library's browser for `--browser`.
+pub(super) fn browser(arg: BrowserArg) -> Browser {
+    match arg {
+        BrowserArg::Chromium => Browser::Chromium,
+        BrowserArg::Firefox => Browser::Firefox,
+    }
+}
+
 fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
     let mut config = WebDriverConfig::load(args.config.as_deref())?;
+    if let Some(b) = args.browser {
+        config.browser.kind = browser(b);
+    }
     if args.headed {
         config.browser.headless = Headless::Fixed(false);
     }
@@ -474,7 +485,7 @@ fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
     }
     if let Some(d) = &args.driver {
         config.driver.mode = DriverMode::Local;
-        config.driver.driver_binary = d.display().to_string();
+        config.driver.driver_binary = Some(d.display().to_string());
     }
     if let Some(url) = &args.remote {
         config.driver.mode = DriverMode::Remote;

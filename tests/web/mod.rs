@@ -8,6 +8,7 @@
 
 mod any;
 mod faults;
+mod firefox;
 mod grid;
 mod server;
 
