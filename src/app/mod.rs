@@ -58,7 +58,7 @@ impl Code {
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
-        Command::Web(args) => web::run(args),
+        Command::Web(args) => web::run(*args),
         Command::Sites(args) => sites::run(args),
         Command::Desktop(args) => desktop::run(args),
         Command::Grade(args) => grade::run(args),

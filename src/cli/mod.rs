@@ -54,7 +54,7 @@ pub enum Command {
     /// Solve puzzles given as text (one line, Solo grid text or Solo game ID).
     Solve(solve::SolveArgs),
     /// Open a sudoku web site in a real browser, read the board, solve it and type the answer.
-    Web(web::WebArgs),
+    Web(Box<web::WebArgs>),
     /// List or validate the site configurations used by `web`.
     Sites(web::SitesArgs),
     /// Solve the Solo game (MobaXterm's sudoku) on the screen through keyboard and mouse input.

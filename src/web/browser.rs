@@ -78,9 +78,9 @@ impl Browser {
         match self {
             Browser::Chromium => "/usr/bin/chromedriver".to_string(),
             Browser::Firefox => {
-                let on_path = std::env::var_os("PATH")
+                let on_path: Vec<PathBuf> = std::env::var_os("PATH")
                     .map(|p| std::env::split_paths(&p).map(|d| d.join("geckodriver")).collect())
-                    .unwrap_or_else(Vec::new);
+                    .unwrap_or_default();
                 let cargo = std::env::var_os("CARGO_HOME")
                     .map(PathBuf::from)
                     .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")))
@@ -113,7 +113,7 @@ impl Browser {
             Browser::Chromium => "`apt-get install chromium chromium-driver`".to_string(),
             Browser::Firefox => format!(
                 "`apt-get install firefox-esr` and `cargo install geckodriver --locked --version \
-                 {GECKODRIVER_VERSION}` (or `bash .ci/deps firefox`)"
+                 {GECKODRIVER_VERSION}`, or `bash .ci/deps firefox`"
             ),
         }
     }
@@ -298,14 +298,14 @@ impl Browser {
         }
     }
 
-    /// Whether one Element Send Keys may carry the Tab walk over the whole board. chromedriver
-    /// types every key into whatever has focus; geckodriver does too, but each key of an
-    /// Element Send Keys costs a round trip into the content process, so Firefox types the walk
-    /// as one Actions chain, measured faster there.
-    pub fn tab_walk_by_send_keys(self) -> bool {
+    /// Whether the local driver answers `/status` while a command runs, so that a `/status`
+    /// that goes unanswered means a hung driver. chromedriver does; geckodriver serves one
+    /// request at a time (a session being created, a page loading or a board being typed keeps
+    /// `/status` waiting), so for it only the process state and each command's own bound count.
+    pub fn status_while_busy(self) -> bool {
         match self {
             Browser::Chromium => true,
-            Browser::Firefox => true,
+            Browser::Firefox => false,
         }
     }
 }
@@ -314,6 +314,19 @@ impl std::fmt::Display for Browser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// The browser's own code for a page it could not load, from the driver's message: Chromium's
+/// `net::ERR_CONNECTION_REFUSED`, Firefox's error page `about:neterror?e=connectionFailure`.
+pub fn error_code(message: &str) -> Option<String> {
+    message.split_whitespace().find_map(|w| {
+        if w.starts_with("net::ERR_") {
+            return Some(w.to_string());
+        }
+        let code = w.split("about:neterror?e=").nth(1)?;
+        let code: String = code.chars().take_while(char::is_ascii_alphanumeric).collect();
+        (!code.is_empty()).then(|| format!("{code} (about:neterror)"))
+    })
 }
 
 /// What a local browser gets in the run's directory.
@@ -369,6 +382,15 @@ mod tests {
         assert!(Browser::Firefox.install().contains("cargo install geckodriver --locked"));
         assert!(Browser::Firefox.advice("Failed to start browser /x: binary").contains("firefox-esr"));
         assert!(Browser::Chromium.install().contains("chromium-driver"));
+    }
+
+    #[test]
+    fn error_codes_of_both_browsers() {
+        let chromium = "unknown error: net::ERR_CONNECTION_REFUSED (Session info: chrome=120)";
+        assert_eq!(error_code(chromium).as_deref(), Some("net::ERR_CONNECTION_REFUSED"));
+        let firefox = "Reached error page: about:neterror?e=connectionFailure&u=http%3A//x/";
+        assert_eq!(error_code(firefox).as_deref(), Some("connectionFailure (about:neterror)"));
+        assert_eq!(error_code("timeout"), None);
     }
 
     #[test]

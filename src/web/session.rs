@@ -103,6 +103,9 @@ pub struct Session {
     tree: Option<DriverTree>,
     dir: Option<RunDir>,
     port: u16,
+    /// Whether the server's `/status` is asked while work runs (a local geckodriver answers
+    /// nothing while a command runs: see [`Browser::status_while_busy`]).
+    ping: bool,
     cancel: Cancel,
     /// The WebDriver server URL (local or remote).
     pub server_url: String,
@@ -123,6 +126,7 @@ impl Session {
             tree: None,
             dir: None,
             port: 0,
+            ping: true,
             cancel: cancel.clone(),
             server_url: String::new(),
         };
@@ -176,6 +180,7 @@ impl Session {
             let (tree, port) = spawn_driver(&binary, browser, dir, start_timeout).await?;
             self.tree = Some(tree);
             self.port = port;
+            self.ping = browser.status_while_busy();
             format!("http://127.0.0.1:{port}")
         } else {
             let url = config.driver.url.clone().unwrap_or_default();
@@ -349,7 +354,8 @@ impl Session {
     }
 
     /// Resolves (with a message naming the driver) when the driver exits, is stopped, or stops
-    /// answering `/status`. A local driver's process state is checked every 50 ms; `/status` is
+    /// answering `/status` (where it answers while busy; a command that hangs is bounded by the
+    /// client either way). A local driver's process state is checked every 50 ms; `/status` is
     /// asked every second and must fail twice (2 s each) to count, so a busy machine is not
     /// mistaken for a hung driver.
     async fn driver_fault(&self) -> String {
@@ -366,7 +372,7 @@ impl Session {
             }
         };
         let answering = async {
-            if !pingable(&self.server_url) {
+            if !self.ping || !pingable(&self.server_url) {
                 return std::future::pending::<String>().await;
             }
             let bound = Duration::from_secs(2);

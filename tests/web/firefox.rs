@@ -185,6 +185,48 @@ fn firefox_sigterm_mid_fill_stops_typing_and_leaves_nothing() {
 }
 
 #[test]
+fn a_sigkilled_sudobot_takes_geckodriver_and_firefox_with_it() {
+    if !firefox_here("a_sigkilled_sudobot_takes_geckodriver_and_firefox_with_it") {
+        return;
+    }
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let private = Private::new();
+    let url = server.url("sudoku_name_slow.html");
+    let args = ["web", "--site", "sudoku.name", "--url", &url, "--browser", "firefox"];
+    let child = private.command(&args).spawn().unwrap();
+    let pid = child.id();
+    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let sent = now_ms();
+    kill("-KILL", &pid.to_string());
+    let _ = finish(child, Duration::from_secs(10));
+    // geckodriver dies with sudobot (parent-death signal), and Firefox with geckodriver (the
+    // wrapper's parent-death signal); its content processes follow their parent.
+    let start = std::time::Instant::now();
+    while !private.processes().is_empty() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    eprintln!("firefox SIGKILL: processes gone after {:?}", start.elapsed());
+    assert_eq!(private.processes(), Vec::<String>::new(), "processes left after SIGKILL");
+    assert_eq!(keys_after(&server, "sudoku_name_slow", sent, 250), 0, "keys after SIGKILL");
+    // The killed run's directory is deleted by the next run.
+    assert_eq!(private.files().len(), 1, "{:?}", private.files());
+    let url = server.url("sudoku_name.html");
+    let out = private.run(&[
+        "web",
+        "--site",
+        "sudoku.name",
+        "--url",
+        &url,
+        "--browser",
+        "firefox",
+        "--dry-run",
+    ]);
+    assert_code(&out, 0);
+    private.assert_clean(Duration::from_secs(3));
+}
+
+#[test]
 fn firefox_keeps_evidence_of_a_failed_puzzle() {
     if !firefox_here("firefox_keeps_evidence_of_a_failed_puzzle") {
         return;
