@@ -598,8 +598,7 @@ async fn spawn_driver(
         free_port().map_err(|e| SessionError::Setup(format!("no free port on 127.0.0.1: {e}")))?;
     let args = browser.driver_args(port);
     let env = browser.driver_env(dir.path());
-    let tree =
-        DriverTree::spawn(binary, &args, &env, dir).map_err(|e| missing(e.to_string()))?;
+    let tree = DriverTree::spawn(binary, &args, &env, dir).map_err(|e| missing(e.to_string()))?;
     let start = Instant::now();
     let client = http_client(Duration::from_secs(1));
     let base = format!("http://127.0.0.1:{port}");
