@@ -226,6 +226,84 @@ fn a_sigkilled_sudobot_takes_geckodriver_and_firefox_with_it() {
     private.assert_clean(Duration::from_secs(3));
 }
 
+/// The geckodriver under `pid`.
+fn geckodriver_of(pid: u32) -> Option<u32> {
+    super::descendants(pid).into_iter().find(|&p| {
+        std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "geckodriver")
+    })
+}
+
+/// Kills or stops geckodriver mid-fill: the bot names it, exits 1, and nothing is left (its
+/// Firefox included, which a stopped geckodriver cannot stop itself).
+fn geckodriver_fault_mid_fill(signal: &str) -> String {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let private = Private::new();
+    let url = server.url("sudoku_name_slow.html");
+    let args = ["web", "--site", "sudoku.name", "--url", &url, "--browser", "firefox"];
+    let child = private.command(&args).spawn().unwrap();
+    let pid = child.id();
+    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let driver = geckodriver_of(pid).expect("geckodriver runs under sudobot");
+    let sent = now_ms();
+    kill(signal, &driver.to_string());
+    let (out, took) = finish(child, Duration::from_secs(10));
+    let stderr = text(&out).1;
+    eprintln!(
+        "geckodriver {signal}: exit {:?} {took:?} after the fault: {stderr}",
+        out.status.code()
+    );
+    assert_code(&out, 1);
+    private.assert_clean(Duration::from_secs(3));
+    assert_eq!(keys_after(&server, "sudoku_name_slow", sent, 250), 0, "keys after the fault");
+    stderr
+}
+
+#[test]
+fn firefox_a_killed_geckodriver_is_named_and_nothing_is_left() {
+    if !firefox_here("firefox_a_killed_geckodriver_is_named_and_nothing_is_left") {
+        return;
+    }
+    let stderr = geckodriver_fault_mid_fill("-KILL");
+    assert!(stderr.contains("geckodriver (pid") && stderr.contains("exited"), "{stderr}");
+}
+
+#[test]
+fn firefox_a_stopped_geckodriver_is_named_and_nothing_is_left() {
+    if !firefox_here("firefox_a_stopped_geckodriver_is_named_and_nothing_is_left") {
+        return;
+    }
+    let stderr = geckodriver_fault_mid_fill("-STOP");
+    assert!(stderr.contains("geckodriver (pid") && stderr.contains("is stopped"), "{stderr}");
+}
+
+#[test]
+fn firefox_sigint_during_session_start_leaves_nothing() {
+    if !firefox_here("firefox_sigint_during_session_start_leaves_nothing") {
+        return;
+    }
+    let _lock = browser_lock();
+    let private = Private::new();
+    let child =
+        private.command(&["web", "--site", "demo", "--browser", "firefox"]).spawn().unwrap();
+    let pid = child.id();
+    // Wait until Firefox runs (the session is being created), then interrupt.
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(30)
+        && !super::descendants(pid).iter().any(|&p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm"))
+                .is_ok_and(|c| c.trim() == "firefox-esr")
+        })
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    kill("-INT", &format!("-{pid}"));
+    let (out, took) = finish(child, Duration::from_secs(10));
+    eprintln!("firefox SIGINT during start: exit {:?} after {took:?}", out.status.code());
+    assert_code(&out, 130);
+    private.assert_clean(Duration::from_secs(3));
+}
+
 #[test]
 fn firefox_keeps_evidence_of_a_failed_puzzle() {
     if !firefox_here("firefox_keeps_evidence_of_a_failed_puzzle") {
