@@ -375,3 +375,74 @@ fn a_missing_geckodriver_or_firefox_says_what_to_install() {
     assert!(stderr.contains("apt-get install firefox-esr"), "{stderr}");
     private.assert_clean(Duration::from_secs(3));
 }
+
+/// A Selenium Grid 4 standalone whose only driver is geckodriver (`--driver-implementation
+/// firefox`, two slots): `--parallel 2` without `--browser` reads from `/status` that the Grid
+/// offers Firefox, and both puzzles are solved there. Needs `java` and the Grid jar (see
+/// `selenium_grid_remote_mode`); without them it says so and skips.
+#[test]
+fn firefox_grid_node_parallel_two_picks_firefox_from_status() {
+    if !firefox_here("firefox_grid_node_parallel_two_picks_firefox_from_status") {
+        return;
+    }
+    let jar = std::env::var("SUDOBOT_GRID_JAR").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/target/grid/selenium-server.jar").to_string()
+    });
+    let java_ok = std::process::Command::new("java")
+        .args(["-XX:-UsePerfData", "-version"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !java_ok || !std::path::Path::new(&jar).exists() {
+        eprintln!("SKIPPED firefox_grid_node: needs java and {jar} (see .ci/run)");
+        return;
+    }
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    // The Grid finds geckodriver on PATH: put the one sudobot would use first.
+    let driver = sudobot::web::Browser::Firefox.default_driver();
+    let driver_dir = std::path::Path::new(&driver).parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(
+        std::iter::once(driver_dir)
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let mut cmd = std::process::Command::new("java");
+    cmd.args(["-XX:-UsePerfData", "-jar", &jar, "standalone", "--port", &port.to_string()])
+        .args(["--selenium-manager", "false", "--driver-implementation", "firefox"])
+        .args(["--max-sessions", "2", "--override-max-sessions", "true"])
+        .env("PATH", path)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut grid = super::RemoteEnd::spawn(cmd);
+    let log = grid.child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(log)).map_while(Result::ok) {
+            if line.contains("Started Selenium") {
+                let _ = tx.send(true);
+            }
+        }
+        let _ = tx.send(false);
+    });
+    let started = rx.recv_timeout(Duration::from_secs(90)).unwrap_or(false);
+    let remote = format!("http://127.0.0.1:{port}");
+    let url = server.url("sudoku_name.html");
+    let out = started.then(|| {
+        Command::new(env!("CARGO_BIN_EXE_sudobot"))
+            .args(["web", "--site", "sudoku.name", "--url", &url, "--remote", &remote])
+            .args(["--count", "2", "--parallel", "2", "--headless", "--no-debug-files"])
+            .timeout(Duration::from_secs(120))
+            .output()
+            .expect("run sudobot")
+    });
+    drop(grid);
+    let out = out.expect("the Grid started within 90 s");
+    assert_code(&out, 0);
+    let (stdout, stderr) = text(&out);
+    assert!(stderr.contains("the Grid's nodes offer firefox only"), "{stderr}");
+    assert!(stdout.contains("2 of 2 puzzles solved and confirmed over 2 session(s)"), "{stdout}");
+    assert_eq!(server.verdicts("sudoku_name"), ["solved", "solved"]);
+}
