@@ -49,7 +49,9 @@ struct Live {
 }
 
 /// The run's own directory: `profile/` (the browser profile), `tmp/` (the browser's `TMPDIR`)
-/// and `config/` (its `XDG_CONFIG_HOME`). Removed on [`RunDir::remove`] or drop.
+/// and `config/` (its `XDG_CONFIG_HOME`); for Firefox also `home/` (its `HOME` and XDG cache and
+/// data directories) and the `firefox` start script ([`super::browser`]). Removed on
+/// [`RunDir::remove`] or drop.
 #[derive(Debug)]
 pub struct RunDir {
     path: PathBuf,

@@ -1,7 +1,10 @@
 //! The web bot on Firefox (Debian's firefox-esr through geckodriver): a representative set of
 //! the Chromium tests, run with `--browser firefox`. The full web suite runs on Chromium; these
 //! cover the demo, replicas in a frame, a frameset and with an alert, click-then-key cells,
-//! SIGTERM mid-fill, `--parallel 2`, evidence of a failure and the missing-piece messages.
+//! `--parallel 2` locally and on a Grid whose only driver is geckodriver, evidence of a failure,
+//! the faults (SIGTERM mid-fill, SIGINT during the start, geckodriver killed or stopped,
+//! sudobot SIGKILLed: no key after, nothing running, nothing on disk) and the missing-piece
+//! messages.
 //!
 //! CI installs Firefox and geckodriver (`bash .ci/deps test`); where they are missing these tests
 //! fail and say what to install, unless `SUDOBOT_SKIP_FIREFOX=1` asks to skip them.
