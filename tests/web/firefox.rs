@@ -1,8 +1,8 @@
-//! The web bot on Firefox (Debian's firefox-esr through geckodriver): a representative set of
-//! the Chromium tests, run with `--browser firefox`. The full web suite runs on Chromium; these
-//! cover the demo, replicas in a frame, a frameset and with an alert, click-then-key cells,
-//! `--parallel 2` locally and on a Grid whose only driver is geckodriver, evidence of a failure,
-//! the faults (SIGTERM mid-fill, SIGINT during the start, geckodriver killed or stopped,
+//! The web bot on Firefox (Debian's firefox-esr through geckodriver): a representative set of the
+//! Chromium tests, run with `--browser firefox`. The full web suite runs on Chromium; these cover
+//! the demo, replicas in a frame, a frameset and with an alert, click-then-key cells, `--parallel
+//! 2` locally and on a Grid whose only driver is geckodriver, evidence of a failure, the faults
+//! (SIGTERM, SIGINT and SIGHUP mid-fill, SIGINT during the start, geckodriver killed or stopped,
 //! sudobot SIGKILLed: no key after, nothing running, nothing on disk) and the missing-piece
 //! messages.
 //!
@@ -160,11 +160,10 @@ fn firefox_parallel_two_sessions() {
     private.assert_clean(Duration::from_secs(3));
 }
 
-#[test]
-fn firefox_sigterm_mid_fill_stops_typing_and_leaves_nothing() {
-    if !firefox_here("firefox_sigterm_mid_fill_stops_typing_and_leaves_nothing") {
-        return;
-    }
+/// A signal mid-fill on Firefox (`group`: to the whole process group, as a terminal's Ctrl-C):
+/// the exit code, no key after it, no geckodriver, firefox or content process of the run, and
+/// no run directory.
+fn firefox_signal_mid_fill(signal: &str, group: bool, code: i32) {
     let _lock = browser_lock();
     let server = FixtureServer::start();
     let private = Private::new();
@@ -176,15 +175,29 @@ fn firefox_sigterm_mid_fill_stops_typing_and_leaves_nothing() {
     let running = private.processes();
     assert!(running.iter().any(|p| p.ends_with("geckodriver")), "{running:?}");
     let sent = now_ms();
-    kill("-TERM", &pid.to_string());
+    kill(signal, &if group { format!("-{pid}") } else { pid.to_string() });
     let (out, took) = finish(child, Duration::from_secs(10));
-    eprintln!("firefox SIGTERM: exit {:?} {took:?} after the signal", out.status.code());
-    assert_code(&out, 143);
-    assert!(text(&out).1.contains("interrupted by SIGTERM"), "{}", text(&out).1);
-    // No geckodriver, firefox or content process of the run, and no run directory.
+    eprintln!("firefox {signal}: exit {:?} {took:?} after the signal", out.status.code());
+    assert_code(&out, code);
+    assert!(text(&out).1.contains("interrupted by SIG"), "{}", text(&out).1);
     private.assert_clean(Duration::from_secs(3));
-    assert_eq!(keys_after(&server, "sudoku_name_slow", sent, 250), 0, "keys after SIGTERM");
+    assert_eq!(keys_after(&server, "sudoku_name_slow", sent, 250), 0, "keys after {signal}");
     assert!(server.verdicts("sudoku_name_slow").iter().all(|v| v != "solved"), "not solved");
+}
+
+#[test]
+fn firefox_sigterm_mid_fill_stops_typing_and_leaves_nothing() {
+    if firefox_here("firefox_sigterm_mid_fill_stops_typing_and_leaves_nothing") {
+        firefox_signal_mid_fill("-TERM", false, 143);
+    }
+}
+
+#[test]
+fn firefox_group_sigint_and_sighup_mid_fill_leave_nothing() {
+    if firefox_here("firefox_group_sigint_and_sighup_mid_fill_leave_nothing") {
+        firefox_signal_mid_fill("-INT", true, 130);
+        firefox_signal_mid_fill("-HUP", false, 129);
+    }
 }
 
 #[test]
