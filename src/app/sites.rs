@@ -70,6 +70,9 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
     if args.headless {
         config.browser.headless = sudobot::web::config::Headless::Fixed(true);
     }
+    if let Some(b) = args.browser {
+        config.browser.kind = super::web::browser(b);
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -181,7 +184,10 @@ fn check_live(args: &CheckArgs, dir: Option<&Path>, url: &str) -> anyhow::Result
     check_url(url)?;
     let name = args.site.as_deref().unwrap_or("demo");
     let site = site::find(name, dir)?.site;
-    let config = WebDriverConfig::load(args.config.as_deref())?;
+    let mut config = WebDriverConfig::load(args.config.as_deref())?;
+    if let Some(b) = args.browser {
+        config.browser.kind = super::web::browser(b);
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

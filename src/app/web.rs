@@ -17,14 +17,14 @@ use sudobot::web::grid;
 use sudobot::web::pool::{self, Attempt, Event, Failure, PoolOptions, PoolRun};
 use sudobot::web::site::{self, Served, Strategy, Success};
 use sudobot::web::{
-    Discover, Hint, Outcome, PlayError, PlayOptions, Signal, Site, Thinking, Timings,
+    Browser, Discover, Hint, Outcome, PlayError, PlayOptions, Signal, Site, Thinking, Timings,
     WebDriverConfig, signals,
 };
 
 use super::logic_input::scale;
 use super::{Code, init_logging};
 use crate::cli::hint::Reveal;
-use crate::cli::web::{Parallel, WebArgs};
+use crate::cli::web::{BrowserArg, Parallel, WebArgs};
 
 /// Prints to stdout; a closed pipe (`sudobot web ... | head`) is not an error.
 macro_rules! out {
@@ -114,6 +114,8 @@ struct WebRun {
     discover: Discover,
     /// `--success-text`/`--success-selector`.
     success: Option<Success>,
+    /// `--browser` was given (else a Grid's nodes may choose it).
+    browser_given: bool,
 }
 
 /// `--success-text` and `--success-selector` as a success marker (checked like a site file's).
@@ -204,6 +206,7 @@ impl WebRun {
                 .then(|| args.debug_dir.unwrap_or_else(std::env::temp_dir)),
             discover,
             success,
+            browser_given: args.browser.is_some(),
         })
     }
 
@@ -247,10 +250,14 @@ impl WebRun {
             }
         };
         let options = self.play_options(url);
-        let (sessions, grid_url) = match self.pool_size().await {
+        let (sessions, grid_url, grid_browser) = match self.pool_size().await {
             Ok(k) => k,
             Err(code) => return Ok(code),
         };
+        if let Some(browser) = grid_browser {
+            eprintln!("sudobot: the Grid's nodes offer {browser} only: using --browser {browser}");
+            self.config.browser.kind = browser;
+        }
         if self.parallel.is_some() {
             let at = if self.remote() { "remote" } else { "local" };
             eprintln!("sudobot: {} puzzle(s) over {sessions} {at} session(s)", self.count);
@@ -278,18 +285,20 @@ impl WebRun {
         self.config.driver.mode == DriverMode::Remote
     }
 
-    /// How many sessions the run uses (1 without `--parallel`) and the Grid to watch, after
-    /// asking a Grid for its slots; `Err(code)` when it cannot run at all (no free slot).
-    async fn pool_size(&self) -> Result<(usize, Option<String>), Code> {
+    /// How many sessions the run uses (1 without `--parallel`), the Grid to watch and the
+    /// browser its nodes offer when `--browser` was not given and they do not offer the
+    /// configured one, after asking a Grid for its slots; `Err(code)` when it cannot run at all
+    /// (no free slot).
+    async fn pool_size(&self) -> Result<(usize, Option<String>, Option<Browser>), Code> {
         let Some(asked) = self.parallel else {
-            return Ok((1, None));
+            return Ok((1, None, None));
         };
         if !self.remote() {
             let k = match asked {
                 Parallel::Auto => pool::default_local_sessions(),
                 Parallel::Sessions(k) => k,
             };
-            return Ok((k.min(self.count), None));
+            return Ok((k.min(self.count), None, None));
         }
         let url = self.config.driver.url.clone().unwrap_or_default();
         let url = url.trim_end_matches('/').to_string();
@@ -299,8 +308,9 @@ impl WebRun {
                 Parallel::Auto => 1,
                 Parallel::Sessions(k) => k,
             };
-            return Ok((k.min(self.count), None));
+            return Ok((k.min(self.count), None, None));
         };
+        let browser = if self.browser_given { None } else { grid_browser(&status, &self.config) };
         let free = status.free();
         let k = match asked {
             Parallel::Auto if self.oversubscribe => status.slots().max(1),
@@ -322,7 +332,7 @@ impl WebRun {
             }
             Parallel::Sessions(k) => k,
         };
-        Ok((k.min(self.count), Some(url)))
+        Ok((k.min(self.count), Some(url), browser))
     }
 
     /// After the pool: the signal, a start error, or the summary and the exit code.
@@ -442,6 +452,18 @@ async fn grid_status(url: &str) -> Option<grid::GridStatus> {
     Some(status)
 }
 
+/// The browser a Grid's nodes offer when they do not offer the configured one and offer exactly
+/// one that sudobot drives.
+fn grid_browser(status: &grid::GridStatus, config: &WebDriverConfig) -> Option<Browser> {
+    let mut offered: Vec<Browser> =
+        status.browsers().into_iter().filter_map(Browser::from_name).collect();
+    offered.dedup();
+    match offered.as_slice() {
+        [one] if !offered.contains(&config.browser()) => Some(*one),
+        _ => None,
+    }
+}
+
 /// The exit code of a run: a lone puzzle's own (its board's problem, a mistake found by
 /// `--hint`); for several, success only when every one succeeded.
 fn exit_code(finished: &[Attempt], count: usize) -> Code {
@@ -464,8 +486,19 @@ fn by_kind(counts: &[(&str, usize)]) -> String {
     counts.iter().map(|(k, n)| format!("{k}: {n}")).collect::<Vec<_>>().join(", ")
 }
 
+/// The library's browser for `--browser`.
+pub(super) fn browser(arg: BrowserArg) -> Browser {
+    match arg {
+        BrowserArg::Chromium => Browser::Chromium,
+        BrowserArg::Firefox => Browser::Firefox,
+    }
+}
+
 fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
     let mut config = WebDriverConfig::load(args.config.as_deref())?;
+    if let Some(b) = args.browser {
+        config.browser.kind = browser(b);
+    }
     if args.headed {
         config.browser.headless = Headless::Fixed(false);
     }
@@ -474,7 +507,7 @@ fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
     }
     if let Some(d) = &args.driver {
         config.driver.mode = DriverMode::Local;
-        config.driver.driver_binary = d.display().to_string();
+        config.driver.driver_binary = Some(d.display().to_string());
     }
     if let Some(url) = &args.remote {
         config.driver.mode = DriverMode::Remote;

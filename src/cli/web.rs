@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 
 use super::grade::ScaleArg;
 use super::hint::Reveal;
@@ -17,6 +17,7 @@ Examples:
   sudobot web --site sudoku.name --difficulty 4
   sudobot web --site sudokupuzzle.org --dry-run  # read and solve, type nothing
   sudobot web --site sudoku.name --url http://127.0.0.1:8000/sudoku_name.html
+  sudobot web --site demo --browser firefox --headless # Firefox through geckodriver
   sudobot web --site demo --remote http://grid:4444   # a Selenium Grid / remote WebDriver
   sudobot web --site demo --count 20 --report runs.jsonl -v   # one JSON line per puzzle, logs
   sudobot web --site sudoku.name --hint --reveal cells   # where to look next; types nothing
@@ -111,6 +112,10 @@ pub struct WebArgs {
     /// A directory of extra site files; a file replaces the built-in site of the same name.
     #[arg(long, value_name = "DIR")]
     pub sites_dir: Option<PathBuf>,
+    /// The browser: chromium (through chromedriver) or firefox (through geckodriver); overrides
+    /// `browser.kind` (default: chromium). With --remote, the capabilities asked of the Grid.
+    #[arg(long, value_enum, value_name = "BROWSER")]
+    pub browser: Option<BrowserArg>,
     /// Show the browser window.
     #[arg(long, conflicts_with = "headless")]
     pub headed: bool,
@@ -140,6 +145,16 @@ pub struct WebArgs {
     /// RUST_LOG (e.g. `sudobot=debug,thirtyfour=debug`) overrides it.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
+}
+
+/// `--browser`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BrowserArg {
+    /// Chromium or Chrome, through chromedriver.
+    #[value(alias = "chrome")]
+    Chromium,
+    /// Firefox, through geckodriver.
+    Firefox,
 }
 
 /// `--parallel [K]`.
@@ -215,6 +230,9 @@ pub struct LearnArgs {
     /// Hide the browser window (the default when there is no display).
     #[arg(long)]
     pub headless: bool,
+    /// The browser: chromium or firefox (overrides `browser.kind`).
+    #[arg(long, value_enum, value_name = "BROWSER")]
+    pub browser: Option<BrowserArg>,
 }
 
 /// Arguments of `sudobot sites check`.
@@ -233,4 +251,7 @@ pub struct CheckArgs {
     /// WebDriver settings file (default: the built-in webdriver.toml).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
+    /// The browser: chromium or firefox (overrides `browser.kind`).
+    #[arg(long, value_enum, value_name = "BROWSER")]
+    pub browser: Option<BrowserArg>,
 }

@@ -1,11 +1,13 @@
-//! `webdriver.toml`: how to get a browser session. Either spawn a local driver (`chromedriver` on
-//! a free port, stopped on exit) or connect to a remote WebDriver URL (a Selenium Grid or any W3C
-//! remote end). The file is documented by the shipped `webdriver.toml` itself.
+//! `webdriver.toml`: how to get a browser session. Either spawn a local driver (`chromedriver` or
+//! `geckodriver` on a free port, stopped on exit) or connect to a remote WebDriver URL (a Selenium
+//! Grid or any W3C remote end). The file is documented by the shipped `webdriver.toml` itself.
 
 use std::path::Path;
 use std::time::Duration;
 
 use serde::Deserialize;
+
+use super::browser::Browser;
 
 /// The default file, embedded so the binary works from any directory.
 pub const DEFAULT_TOML: &str = include_str!("../../webdriver.toml");
@@ -26,19 +28,16 @@ pub struct WebDriverConfig {
 pub struct DriverConfig {
     /// `local` (spawn `driver_binary`) or `remote` (connect to `url`).
     pub mode: DriverMode,
-    /// The driver to spawn in local mode.
-    #[serde(default = "default_driver_binary")]
-    pub driver_binary: String,
+    /// The driver to spawn in local mode (default: the browser's own, see
+    /// [`Browser::default_driver`]).
+    #[serde(default)]
+    pub driver_binary: Option<String>,
     /// The WebDriver URL in remote mode (Selenium 4: no `/wd/hub`).
     #[serde(default)]
     pub url: Option<String>,
     /// How long the driver may take to answer `/status` (local) or to create a session.
     #[serde(default = "default_start_timeout")]
     pub start_timeout_ms: u64,
-}
-
-fn default_driver_binary() -> String {
-    "/usr/bin/chromedriver".to_string()
 }
 
 fn default_start_timeout() -> u64 {
@@ -59,10 +58,12 @@ pub enum DriverMode {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BrowserConfig {
-    /// Only `chrome` (Chrome or Chromium through chromedriver) for now.
-    #[serde(default = "default_browser")]
-    pub name: String,
-    /// The browser binary (optional: chromedriver finds Chromium itself).
+    /// `chromium` (also `chrome`: Chrome or Chromium through chromedriver) or `firefox`
+    /// (through geckodriver). `name` is the key's older spelling.
+    #[serde(default, alias = "name")]
+    pub kind: Browser,
+    /// The browser binary (optional: chromedriver finds Chromium itself; Firefox's default is
+    /// `/usr/bin/firefox-esr`).
     #[serde(default)]
     pub binary: Option<String>,
     /// `auto` (headless when there is no display), `true` or `false`.
@@ -71,9 +72,12 @@ pub struct BrowserConfig {
     /// Window size in pixels, `[width, height]`.
     #[serde(default = "default_window")]
     pub window_size: [u32; 2],
-    /// Extra browser arguments.
+    /// Extra Chromium arguments.
     #[serde(default)]
     pub args: Vec<String>,
+    /// Extra Firefox arguments.
+    #[serde(default)]
+    pub firefox_args: Vec<String>,
     /// Page-load timeout.
     #[serde(default = "default_page_load")]
     pub page_load_timeout_ms: u64,
@@ -82,9 +86,6 @@ pub struct BrowserConfig {
     pub element_timeout_ms: u64,
 }
 
-fn default_browser() -> String {
-    "chrome".to_string()
-}
 fn default_window() -> [u32; 2] {
     [1280, 1024]
 }
@@ -218,13 +219,10 @@ impl WebDriverConfig {
                 }
             }
             DriverMode::Local => {
-                if self.driver.driver_binary.trim().is_empty() {
+                if self.driver.driver_binary.as_deref().is_some_and(|b| b.trim().is_empty()) {
                     return Err(bad("driver.driver_binary", "is empty"));
                 }
             }
-        }
-        if self.browser.name != "chrome" {
-            return Err(bad("browser.name", "only \"chrome\" (Chrome or Chromium) is supported"));
         }
         let [w, h] = self.browser.window_size;
         if !(200..=10_000).contains(&w) || !(200..=10_000).contains(&h) {
@@ -242,7 +240,23 @@ impl WebDriverConfig {
         if let Some(a) = self.browser.args.iter().find(|a| !a.starts_with("--")) {
             return Err(bad("browser.args", &format!("`{a}` does not start with `--`")));
         }
+        if let Some(a) = self.browser.firefox_args.first().filter(|a| !a.starts_with('-')) {
+            return Err(bad("browser.firefox_args", &format!("`{a}` does not start with `-`")));
+        }
         Ok(())
+    }
+
+    /// The browser.
+    pub fn browser(&self) -> Browser {
+        self.browser.kind
+    }
+
+    /// The local driver to spawn: `driver.driver_binary`, else the browser's own.
+    pub fn driver_binary(&self) -> String {
+        match &self.driver.driver_binary {
+            Some(b) => b.clone(),
+            None => self.browser.kind.default_driver(),
+        }
     }
 
     /// The element timeout.
@@ -260,6 +274,23 @@ mod tests {
         let c = WebDriverConfig::load(None).unwrap();
         assert_eq!(c.driver.mode, DriverMode::Local);
         assert!(c.browser.args.iter().any(|a| a == "--no-sandbox"));
+        assert_eq!(c.browser(), Browser::Chromium);
+        assert_eq!(c.driver_binary(), "/usr/bin/chromedriver");
+    }
+
+    #[test]
+    fn the_browser_kind_picks_the_driver() {
+        let text = DEFAULT_TOML.replace("kind = \"chromium\"", "kind = \"firefox\"");
+        let c = WebDriverConfig::parse("w.toml", &text).unwrap();
+        assert_eq!(c.browser(), Browser::Firefox);
+        assert!(c.driver_binary().ends_with("geckodriver"), "{}", c.driver_binary());
+        // The older key and value still mean Chromium.
+        let text = DEFAULT_TOML.replace("kind = \"chromium\"", "name = \"chrome\"");
+        let c = WebDriverConfig::parse("w.toml", &text).unwrap();
+        assert_eq!(c.browser(), Browser::Chromium);
+        let text = DEFAULT_TOML.replace("kind = \"chromium\"", "kind = \"safari\"");
+        let err = WebDriverConfig::parse("w.toml", &text).unwrap_err().to_string();
+        assert!(err.contains("safari") && err.contains("firefox"), "{err}");
     }
 
     #[test]

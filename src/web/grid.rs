@@ -32,6 +32,8 @@ pub struct NodeStatus {
     pub slots: usize,
     /// The sessions in its slots.
     pub sessions: Vec<GridSession>,
+    /// The browsers its slots offer (`stereotype.browserName`: `chrome`, `firefox`, ...).
+    pub browsers: Vec<String>,
 }
 
 /// A session in a slot.
@@ -65,6 +67,19 @@ impl GridStatus {
     /// the Grid lists them until it forgets the node).
     pub fn live_sessions(&self) -> Vec<&GridSession> {
         self.nodes.iter().filter(|n| n.up).flat_map(|n| n.sessions.iter()).collect()
+    }
+
+    /// The browsers that nodes that are up offer, each once.
+    pub fn browsers(&self) -> Vec<&str> {
+        let mut all: Vec<&str> = self
+            .nodes
+            .iter()
+            .filter(|n| n.up)
+            .flat_map(|n| n.browsers.iter().map(String::as_str))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
     }
 
     /// One line: nodes, slots, free slots.
@@ -103,7 +118,15 @@ pub fn parse_status(body: &str) -> Result<Option<GridStatus>, String> {
                 tag: s["capabilities"][TAG_CAP].as_str().map(str::to_string),
             })
             .collect();
+        let mut browsers: Vec<String> = slots
+            .iter()
+            .filter_map(|s| s["stereotype"]["browserName"].as_str())
+            .map(str::to_string)
+            .collect();
+        browsers.sort_unstable();
+        browsers.dedup();
         status.nodes.push(NodeStatus {
+            browsers,
             up: node["availability"].as_str() == Some("UP"),
             slots: slots.len(),
             sessions,
@@ -193,8 +216,9 @@ mod tests {
 
     const STATUS: &str = r#"{"value":{"ready":true,"message":"Selenium Grid ready.","nodes":[
       {"uri":"http://10.0.0.1:5555","availability":"UP","maxSessions":2,"slots":[
-        {"session":null},
-        {"session":{"sessionId":"abc","capabilities":{"sudobot:run":"h/1/2"}}}]},
+        {"session":null,"stereotype":{"browserName":"firefox"}},
+        {"session":{"sessionId":"abc","capabilities":{"sudobot:run":"h/1/2"}},
+         "stereotype":{"browserName":"firefox"}}]},
       {"uri":"http://10.0.0.2:5555","availability":"DOWN","maxSessions":1,"slots":[
         {"session":{"sessionId":"dead","capabilities":{}}}]},
       {"uri":"http://10.0.0.3:5555","availability":"UP","maxSessions":1,"slots":[
@@ -210,6 +234,7 @@ mod tests {
         assert_eq!(live[0].id, "abc");
         assert_eq!(live[0].tag.as_deref(), Some("h/1/2"));
         assert_eq!(s.describe(), "2 node(s) up (1 down), 3 slot(s), 2 free");
+        assert_eq!(s.browsers(), ["firefox"]);
     }
 
     #[test]

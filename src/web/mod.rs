@@ -1,7 +1,8 @@
 //! The web bot: open a sudoku page in a real browser through WebDriver, read the board, solve
 //! it, type the answer with real key events and wait for the page to confirm.
 //!
-//! - [`config`]: `webdriver.toml` (local chromedriver or a remote WebDriver/Grid URL, browser);
+//! - [`config`]: `webdriver.toml` (local driver or a remote WebDriver/Grid URL, browser);
+//! - [`browser`]: Chromium or Firefox: every difference between the two browsers and drivers;
 //! - [`session`]: starting and stopping the driver and the browser session, watching the driver;
 //! - [`owner`]: the processes and files a run owns, stopped and deleted on every path;
 //! - [`signals`]: SIGINT/SIGTERM/SIGHUP: cancel at once, a second signal exits at once;
@@ -17,6 +18,7 @@
 //!   `sites check --url`;
 //! - [`demo`]: the embedded practice page and its HTTP server (hyper).
 
+pub mod browser;
 pub mod config;
 pub mod demo;
 pub mod discover;
@@ -33,6 +35,7 @@ pub mod session;
 pub mod signals;
 pub mod site;
 
+pub use browser::Browser;
 pub use config::{ConfigError, WebDriverConfig};
 pub use play::{Discover, Hint, Outcome, PlayError, PlayOptions, Thinking, Timings, play};
 pub use session::{Session, SessionError, Stop};

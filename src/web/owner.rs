@@ -1,6 +1,7 @@
 //! Ownership of everything the web bot starts: the run's directory, the local driver process
-//! tree (chromedriver, the browser it launches, the browser's helpers) and the process-wide list
-//! that the signal handler uses when a second signal asks for an immediate exit.
+//! tree (chromedriver or geckodriver, the browser it launches, the browser's helpers and content
+//! processes) and the process-wide list that the signal handler uses when a second signal asks
+//! for an immediate exit.
 //!
 //! Every exit path goes through [`DriverTree::stop`] and [`RunDir`]'s removal, in that order:
 //! success, errors, panics (both run from `Drop`), signals ([`super::signals`]) and a driver that
@@ -10,13 +11,15 @@
 //!   so one `killpg(SIGKILL)` stops the whole tree at once, also a driver wrapper script's
 //!   children. Nothing is asked politely first: a polite quit waits for the command in flight,
 //!   and that command may be typing.
-//! - chromedriver gets `PR_SET_PDEATHSIG = SIGKILL` (Linux), so a sudobot killed with SIGKILL
-//!   takes its driver with it; the browser runs with `--remote-debugging-pipe` and exits by
-//!   itself when the driver's end of the pipe closes. No key can be typed without the driver.
+//! - the driver gets `PR_SET_PDEATHSIG = SIGKILL` (Linux), so a sudobot killed with SIGKILL
+//!   takes its driver with it; Chromium runs with `--remote-debugging-pipe` and exits by
+//!   itself when the driver's end of the pipe closes, and Firefox starts through a wrapper that
+//!   gives it the same parent-death signal towards geckodriver ([`super::browser`]). No key
+//!   can be typed without the driver.
 //! - the browser's `TMPDIR` (where Chromium puts `org.chromium.Chromium.*` and its shared
 //!   memory files under `--disable-dev-shm-usage`), its profile and `XDG_CONFIG_HOME` (its crash
-//!   database) are inside the run's own directory, so deleting that directory deletes every file
-//!   the run made.
+//!   database), and Firefox's `HOME` and XDG directories, are inside the run's own directory, so
+//!   deleting that directory deletes every file the run made.
 //! - the directory is deleted only after every process of the tree has exited (a browser that
 //!   still runs would write its profile again), within a bound.
 //! - a directory left by a run that was killed with SIGKILL is deleted by the next run (its
@@ -46,7 +49,9 @@ struct Live {
 }
 
 /// The run's own directory: `profile/` (the browser profile), `tmp/` (the browser's `TMPDIR`)
-/// and `config/` (its `XDG_CONFIG_HOME`). Removed on [`RunDir::remove`] or drop.
+/// and `config/` (its `XDG_CONFIG_HOME`); for Firefox also `home/` (its `HOME` and XDG cache and
+/// data directories) and the `firefox` start script ([`super::browser`]). Removed on
+/// [`RunDir::remove`] or drop.
 #[derive(Debug)]
 pub struct RunDir {
     path: PathBuf,
@@ -165,25 +170,32 @@ pub struct DriverTree {
 }
 
 impl DriverTree {
-    /// Spawns `binary --port=PORT` in a new process group with the run directory's `TMPDIR` and
-    /// `XDG_CONFIG_HOME`, and (Linux) a parent-death signal. Must be called from a thread that
-    /// lives as long as the driver (the main thread or a runtime worker, never a thread of
-    /// `spawn_blocking`): the parent-death signal follows the spawning thread.
-    pub fn spawn(binary: &str, port: u16, dir: &RunDir) -> std::io::Result<DriverTree> {
+    /// Spawns `binary ARGS` in a new process group with the run directory's `TMPDIR` and
+    /// `XDG_CONFIG_HOME`, the variables in `env`, and (Linux) a parent-death signal. Must be
+    /// called from a thread that lives as long as the driver (the main thread or a runtime
+    /// worker, never a thread of `spawn_blocking`): the parent-death signal follows the spawning
+    /// thread.
+    pub fn spawn(
+        binary: &str,
+        args: &[String],
+        env: &[(&str, PathBuf)],
+        dir: &RunDir,
+    ) -> std::io::Result<DriverTree> {
         let mut cmd = Command::new(binary);
-        cmd.arg(format!("--port={port}"))
+        cmd.args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .env("TMPDIR", dir.path().join("tmp"))
-            .env("XDG_CONFIG_HOME", dir.path().join("config"));
+            .env("XDG_CONFIG_HOME", dir.path().join("config"))
+            .envs(env.iter().map(|(k, v)| (k, v)));
         sys::own_group(&mut cmd);
         let child = cmd.spawn()?;
         let pid = child.id() as i32;
         if let Ok(mut live) = LIVE.lock() {
             live.push(Live { pgid: pid, dir: dir.path().to_path_buf() });
         }
-        tracing::debug!(pid, binary, port, "driver spawned in its own process group");
+        tracing::debug!(pid, binary, ?args, "driver spawned in its own process group");
         Ok(DriverTree {
             child: Mutex::new(child),
             pid,
@@ -424,7 +436,8 @@ mod tests {
         std::fs::write(&script, "#!/bin/sh\ntrap '' TERM\nsleep 300 &\nsleep 300\n").unwrap();
         std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap();
-        let mut tree = DriverTree::spawn(script.to_str().unwrap(), 1, &dir).unwrap();
+        let args = ["--port=1".to_string()];
+        let mut tree = DriverTree::spawn(script.to_str().unwrap(), &args, &[], &dir).unwrap();
         let pgid = tree.pid();
         let start = Instant::now();
         while tree_members(pgid, "").len() < 3 && start.elapsed() < Duration::from_secs(5) {

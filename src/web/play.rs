@@ -385,6 +385,9 @@ fn is_session_lost(e: &WebDriverError) -> bool {
         "Unable to find session",
         "Unable to execute request",
         "Connection failure",
+        // geckodriver, once Firefox is gone.
+        "without establishing a connection",
+        "Failed to decode response from marionette",
     ]
     .iter()
     .any(|m| message.contains(m))
@@ -945,9 +948,7 @@ async fn navigate(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
         }
         let full = short(&e);
         // The browser's own code (net::ERR_CONNECTION_REFUSED, ...) says it best.
-        let reason = full
-            .split_whitespace()
-            .find(|w| w.starts_with("net::ERR_"))
+        let reason = super::browser::error_code(&full)
             .map(|code| format!("the browser says {code}"))
             .unwrap_or(full);
         PlayError::Navigate { url: options.url.clone(), reason, source: Some(e) }

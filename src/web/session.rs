@@ -1,5 +1,6 @@
-//! The browser session: spawning chromedriver on a free port (or connecting to a remote WebDriver
-//! URL), building Chrome capabilities from `webdriver.toml`, watching the driver while work runs
+//! The browser session: spawning the driver (chromedriver or geckodriver, see [`super::browser`])
+//! on a free port (or connecting to a remote WebDriver URL), building the browser's capabilities
+//! from `webdriver.toml`, watching the driver while work runs
 //! ([`Session::guard`]: signals, a driver that dies or hangs), and tearing everything down on
 //! every path through [`super::owner`].
 //!
@@ -14,6 +15,7 @@ use thirtyfour::prelude::*;
 use tokio::net::TcpStream;
 use tokio::process::Command;
 
+use super::browser::Browser;
 use super::config::{DriverMode, WebDriverConfig};
 use super::owner::{DriverTree, ProcState, RunDir};
 use super::play::PlayError;
@@ -26,13 +28,15 @@ pub enum SessionError {
     /// The driver binary does not exist or cannot run.
     #[error(
         "cannot start the WebDriver driver {binary}: {reason}; install it (Debian/Ubuntu: \
-         `apt-get install chromium chromium-driver`) or set `driver.driver_binary` in webdriver.toml"
+         {install}) or set `driver.driver_binary` in webdriver.toml (`--driver`)"
     )]
     DriverMissing {
         /// The binary.
         binary: String,
         /// The OS error.
         reason: String,
+        /// What to install ([`Browser::install`]).
+        install: String,
     },
     /// The driver started but never answered `/status`.
     #[error("{binary} did not become ready on port {port} within {waited:?}{exit}")]
@@ -61,9 +65,9 @@ pub enum SessionError {
     BrowserFailed {
         /// The driver's message.
         reason: String,
-        /// `chromedriver --version`, when known.
+        /// `chromedriver --version` or `geckodriver --version`, when known.
         driver_version: String,
-        /// `chromium --version`, when known.
+        /// `chromium --version` or `firefox-esr --version`, when known.
         browser_version: String,
         /// What to do.
         advice: String,
@@ -99,6 +103,9 @@ pub struct Session {
     tree: Option<DriverTree>,
     dir: Option<RunDir>,
     port: u16,
+    /// Whether the server's `/status` is asked while work runs (a local geckodriver answers
+    /// nothing while a command runs: see [`Browser::status_while_busy`]).
+    ping: bool,
     cancel: Cancel,
     /// The WebDriver server URL (local or remote).
     pub server_url: String,
@@ -119,6 +126,7 @@ impl Session {
             tree: None,
             dir: None,
             port: 0,
+            ping: true,
             cancel: cancel.clone(),
             server_url: String::new(),
         };
@@ -152,46 +160,34 @@ impl Session {
     async fn start_inner(&mut self, config: &WebDriverConfig) -> Result<(), SessionError> {
         let start_timeout = Duration::from_millis(config.driver.start_timeout_ms);
         let local = config.driver.mode == DriverMode::Local;
+        let browser = config.browser();
+        let mut local_run = None;
         self.server_url = if local {
-            let binary = &config.driver.driver_binary;
+            let binary = config.driver_binary();
             let dir = RunDir::create().map_err(|e| {
                 SessionError::Setup(format!(
                     "cannot create the run directory in {}: {e}",
                     std::env::temp_dir().display()
                 ))
             })?;
+            if let Some(missing) = browser.missing_binary(&config.browser) {
+                return Err(self.browser_failed(config, format!("no browser at {missing}")).await);
+            }
             let dir = self.dir.insert(dir);
-            let (tree, port) = spawn_driver(binary, dir, start_timeout).await?;
+            local_run = Some(browser.prepare_local(&config.browser, dir.path()).map_err(|e| {
+                SessionError::Setup(format!("cannot prepare {}: {e}", dir.path().display()))
+            })?);
+            let (tree, port) = spawn_driver(&binary, browser, dir, start_timeout).await?;
             self.tree = Some(tree);
             self.port = port;
+            self.ping = browser.status_while_busy();
             format!("http://127.0.0.1:{port}")
         } else {
             let url = config.driver.url.clone().unwrap_or_default();
             url.trim_end_matches('/').to_string()
         };
-        let mut caps = DesiredCapabilities::chrome();
         let setup = |e: WebDriverError| SessionError::Setup(e.to_string());
-        if config.browser.headless.resolve() {
-            caps.add_arg("--headless=new").map_err(setup)?;
-        }
-        for arg in &config.browser.args {
-            caps.add_arg(arg).map_err(setup)?;
-        }
-        let [w, h] = config.browser.window_size;
-        caps.add_arg(&format!("--window-size={w},{h}")).map_err(setup)?;
-        // A fresh profile per run inside the run's directory (no cookies or saved progress from
-        // earlier runs), and the DevTools connection over a pipe: the browser exits by itself
-        // when its driver dies. Only for a local driver; a remote browser runs on another
-        // machine with its own temporary profile.
-        if let Some(dir) = &self.dir {
-            caps.add_arg(&format!("--user-data-dir={}", dir.profile().display())).map_err(setup)?;
-            caps.add_arg("--remote-debugging-pipe").map_err(setup)?;
-        }
-        if let Some(binary) = &config.browser.binary {
-            caps.set_binary(binary).map_err(setup)?;
-        }
-        // Alerts stay open until we handle them (sites that confirm with an alert).
-        caps.set("unhandledPromptBehavior", "ignore").map_err(setup)?;
+        let mut caps = browser.capabilities(&config.browser, local_run.as_ref()).map_err(setup)?;
         // A remote session names its run, so the run (or a later one) can find and delete it.
         if !local {
             caps.set(super::grid::TAG_CAP, super::grid::run_tag()).map_err(setup)?;
@@ -205,8 +201,11 @@ impl Session {
             biased;
             fault = self.driver_fault() => return Err(SessionError::DriverDied(fault)),
             () = self.browser_gone() => {
-                return Err(self.browser_failed(config, "the browser exited while starting \
-                    (chromedriver was still waiting for it)".into()).await);
+                let reason = format!(
+                    "the browser exited while starting ({} was still waiting for it)",
+                    browser.driver_name()
+                );
+                return Err(self.browser_failed(config, reason).await);
             }
             r = tokio::time::timeout(start_timeout, connect) => match r {
                 Err(_) => {
@@ -232,7 +231,7 @@ impl Session {
 
     /// Resolves when a local driver has had time to launch the browser and no process of the
     /// browser runs (a browser that exits at once leaves chromedriver waiting on its DevTools
-    /// pipe).
+    /// pipe; geckodriver says so itself).
     async fn browser_gone(&self) {
         let Some(tree) = &self.tree else {
             return std::future::pending().await;
@@ -249,27 +248,17 @@ impl Session {
 
     async fn browser_failed(&self, config: &WebDriverConfig, reason: String) -> SessionError {
         let local = config.driver.mode == DriverMode::Local;
+        let browser = config.browser();
         let driver_version = if local {
-            version_of(&config.driver.driver_binary).await
+            version_of(&config.driver_binary()).await
         } else {
             format!("remote at {}", self.server_url)
         };
-        let browser_bin = config.browser.binary.clone().unwrap_or_else(|| "chromium".into());
+        let browser_bin =
+            config.browser.binary.clone().unwrap_or_else(|| browser.default_binary().into());
         let browser_version = if local { version_of(&browser_bin).await } else { "remote".into() };
-        let advice = if reason.contains("only supports") || reason.contains("version") {
-            "install a matching pair (Debian/Ubuntu: `apt-get install chromium chromium-driver`)"
-        } else if reason.contains("cannot find") || reason.contains("binary") {
-            "install Chromium (`apt-get install chromium`) or set `browser.binary`"
-        } else {
-            "check `browser.binary` and `browser.args` (root in a container needs --no-sandbox \
-             --disable-dev-shm-usage) and that the browser runs on its own"
-        };
-        SessionError::BrowserFailed {
-            reason,
-            driver_version,
-            browser_version,
-            advice: advice.to_string(),
-        }
+        let advice = browser.advice(&reason);
+        SessionError::BrowserFailed { reason, driver_version, browser_version, advice }
     }
 
     async fn explain(&self, e: WebDriverError, config: &WebDriverConfig) -> SessionError {
@@ -365,7 +354,8 @@ impl Session {
     }
 
     /// Resolves (with a message naming the driver) when the driver exits, is stopped, or stops
-    /// answering `/status`. A local driver's process state is checked every 50 ms; `/status` is
+    /// answering `/status` (where it answers while busy; a command that hangs is bounded by the
+    /// client either way). A local driver's process state is checked every 50 ms; `/status` is
     /// asked every second and must fail twice (2 s each) to count, so a busy machine is not
     /// mistaken for a hung driver.
     async fn driver_fault(&self) -> String {
@@ -382,7 +372,7 @@ impl Session {
             }
         };
         let answering = async {
-            if !pingable(&self.server_url) {
+            if !self.ping || !pingable(&self.server_url) {
                 return std::future::pending::<String>().await;
             }
             let bound = Duration::from_secs(2);
@@ -591,22 +581,24 @@ async fn ask_status(client: &reqwest::Client, base: &str) -> Result<StatusAnswer
 /// `/status` says ready. A driver that exits while starting is reported at once.
 async fn spawn_driver(
     binary: &str,
+    browser: Browser,
     dir: &RunDir,
     bound: Duration,
 ) -> Result<(DriverTree, u16), SessionError> {
+    let missing = |reason: String| SessionError::DriverMissing {
+        binary: binary.to_string(),
+        reason,
+        install: browser.install(),
+    };
     // A bare name is looked up on PATH when spawning; a path can be checked up front.
     if binary.contains('/') && !std::path::Path::new(binary).exists() {
-        return Err(SessionError::DriverMissing {
-            binary: binary.to_string(),
-            reason: "no such file".into(),
-        });
+        return Err(missing("no such file".into()));
     }
     let port =
         free_port().map_err(|e| SessionError::Setup(format!("no free port on 127.0.0.1: {e}")))?;
-    let tree = DriverTree::spawn(binary, port, dir).map_err(|e| SessionError::DriverMissing {
-        binary: binary.to_string(),
-        reason: e.to_string(),
-    })?;
+    let args = browser.driver_args(port);
+    let env = browser.driver_env(dir.path());
+    let tree = DriverTree::spawn(binary, &args, &env, dir).map_err(|e| missing(e.to_string()))?;
     let start = Instant::now();
     let client = http_client(Duration::from_secs(1));
     let base = format!("http://127.0.0.1:{port}");

@@ -78,8 +78,11 @@ impl Grid {
             procs: Vec::new(),
             logs: tempfile::tempdir().unwrap(),
         };
-        let args =
-            format!("standalone --port {port} --max-sessions {slots} --selenium-manager false");
+        // Chromium only: where geckodriver is on PATH too, the Grid would add Firefox slots.
+        let args = format!(
+            "standalone --port {port} --max-sessions {slots} --selenium-manager false \
+             --driver-implementation chrome"
+        );
         grid.spawn(jar, "standalone", &args.split(' ').map(String::from).collect::<Vec<_>>());
         grid.wait_ready(1);
         grid
@@ -103,7 +106,7 @@ impl Grid {
             let node = format!(
                 "node --port {} --publish-events tcp://127.0.0.1:{publish} \
                  --subscribe-events tcp://127.0.0.1:{subscribe} --max-sessions 1 \
-                 --selenium-manager false",
+                 --selenium-manager false --driver-implementation chrome",
                 free_port()
             );
             grid.spawn(

@@ -1,13 +1,15 @@
 //! `sudobot web` and `sudobot sites` end to end: the real binary drives Debian's headless
 //! chromium through chromedriver against replica pages served from `tests/fixtures/web/` by a
 //! server inside this test process. The replicas decide "solved" with their own scripts and
-//! report it to that server; tests check those reports, not the bot's word.
+//! report it to that server; tests check those reports, not the bot's word. `firefox` runs a
+//! representative set of them on Firefox through geckodriver.
 //!
 //! Browser tests hold one lock so at most one browser runs at a time (CI has 2 cores), and every
 //! run of the binary is bounded by a timeout.
 
 mod any;
 mod faults;
+mod firefox;
 mod grid;
 mod server;
 
