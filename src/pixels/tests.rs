@@ -562,11 +562,15 @@ fn timing() {
 const FIXTURE_PUZZLE: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
+/// A committed fixture: its file name, the image, and the board drawn with how many of its
+/// cells must read as uncertain (no board: `None`).
+type Fixture = (&'static str, Canvas, Option<(Puzzle, usize)>);
+
 /// The committed fixtures under `tests/fixtures/pixels/`, drawn in held-out fonts; rebuilt
 /// with `cargo test --lib pixels::tests::write_fixtures -- --ignored`.
 /// Each with the board drawn and how many of its cells must read as uncertain (no board:
 /// `None`).
-fn fixtures() -> Vec<(&'static str, Canvas, Option<(Puzzle, usize)>)> {
+fn fixtures() -> Vec<Fixture> {
     let mut cells: Vec<Drawn> = FIXTURE_PUZZLE
         .bytes()
         .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
