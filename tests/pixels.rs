@@ -73,6 +73,14 @@ fn files_that_are_no_pictures_are_refused() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("cannot decode the image"));
+    // An endless file is read up to the bound, not until memory runs out.
+    #[cfg(unix)]
+    sudobot()
+        .args(["solve", "--image", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/dev/zero: the image is over 64 MiB"));
 }
 
 #[test]

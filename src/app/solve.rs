@@ -239,8 +239,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
     finish(&tally, batch, mode, &source, &args, started.elapsed(), threads)
 }
 
-/// The most bytes read for `--image -` (a larger picture is refused).
-const MAX_IMAGE_BYTES: u64 = 256 << 20;
+/// The most bytes read for `--image` (a larger picture is refused).
+const MAX_IMAGE_BYTES: u64 = 64 << 20;
 
 /// `solve --image FILE`: read the board from pixels, then solve it as any one puzzle.
 fn run_image(
@@ -252,13 +252,17 @@ fn run_image(
     use std::io::Read;
     use sudobot::pixels;
     let started = Instant::now();
-    let (bytes, source) = if path.as_os_str() == "-" {
+    // Both read at most one byte past the bound (a file may be /dev/zero or a pipe).
+    let bounded = |mut input: Box<dyn Read>| {
         let mut bytes = Vec::new();
-        let read = io::stdin().lock().take(MAX_IMAGE_BYTES + 1).read_to_end(&mut bytes);
-        (read.map(|_| bytes), Source::Stdin)
+        input.by_ref().take(MAX_IMAGE_BYTES + 1).read_to_end(&mut bytes).map(|_| bytes)
+    };
+    let (bytes, source) = if path.as_os_str() == "-" {
+        (bounded(Box::new(io::stdin().lock())), Source::Stdin)
     } else {
         let name = path.display().to_string();
-        (std::fs::read(path), Source::File(name))
+        let file = std::fs::File::open(path);
+        (file.and_then(|f| bounded(Box::new(f))), Source::File(name))
     };
     let prefix = source.prefix();
     let bytes = match bytes {
