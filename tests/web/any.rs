@@ -30,6 +30,7 @@ fn pages_of_every_kind_are_found_and_solved_without_a_site_file() {
         ("decoys", "decoys", "no empty cell: a finished board"),
         ("nested_outer", "nested", "in frame #0 > #1"),
         ("svg", "svg", "9x9 grid of rects"),
+        ("buttons_colour", "buttons_colour", "givens by the text colour"),
     ];
     for (page, key, said) in kinds {
         let out = any(&server, page, &["--stats"]);
