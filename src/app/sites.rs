@@ -5,12 +5,12 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
-use sudobot::web::{Cancel, Session, SessionError, Stop, WebDriverConfig, evidence, signals};
+use sudobot::web::{Cancel, Session, SessionError, Stop, evidence, signals};
 use sudobot::web::{discover, site};
 
 use super::Code;
 use super::init_logging;
-use super::web::{check_url, code_for, on_first_signal};
+use super::web::{check_url, code_for, load_config, on_first_signal, runtime};
 use crate::cli::web::{CheckArgs, LearnArgs, SitesAction, SitesArgs};
 
 /// Prints to stdout; a closed pipe (`sudobot sites list | head`) is not an error.
@@ -66,18 +66,11 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
         eprintln!("sudobot: {} exists; --force replaces it", path.display());
         return Ok(Code::BadInput);
     }
-    let mut config = WebDriverConfig::load(args.config.as_deref())?;
+    let mut config = load_config(args.config.as_deref(), args.browser)?;
     if args.headless {
         config.browser.headless = sudobot::web::config::Headless::Fixed(true);
     }
-    if let Some(b) = args.browser {
-        config.browser.kind = super::web::browser(b);
-    }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let found = runtime.block_on(async {
+    let found = runtime()?.block_on(async {
         let cancel: Cancel = signals::watch(on_first_signal).context("watching signals")?;
         let session = match Session::start(&config, cancel).await {
             Ok(s) => s,
@@ -184,15 +177,8 @@ fn check_live(args: &CheckArgs, dir: Option<&Path>, url: &str) -> anyhow::Result
     check_url(url)?;
     let name = args.site.as_deref().unwrap_or("demo");
     let site = site::find(name, dir)?.site;
-    let mut config = WebDriverConfig::load(args.config.as_deref())?;
-    if let Some(b) = args.browser {
-        config.browser.kind = super::web::browser(b);
-    }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(async {
+    let config = load_config(args.config.as_deref(), args.browser)?;
+    runtime()?.block_on(async {
         let cancel: Cancel = signals::watch(on_first_signal).context("watching signals")?;
         let session = match Session::start(&config, cancel).await {
             Ok(s) => s,

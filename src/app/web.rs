@@ -41,11 +41,15 @@ use events::{Progress, Report};
 pub fn run(args: WebArgs) -> anyhow::Result<Code> {
     init_logging(args.verbose);
     let run = WebRun::from_args(args)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    runtime()?.block_on(run.play())
+}
+
+/// The single-threaded async runtime a command that drives a browser runs on.
+pub(super) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(run.play())
+        .context("starting the async runtime")
 }
 
 /// `--url` must be an http(s) or file URL: checked before any browser starts.
@@ -459,7 +463,7 @@ fn grid_browser(status: &grid::GridStatus, config: &WebDriverConfig) -> Option<B
         status.browsers().into_iter().filter_map(Browser::from_name).collect();
     offered.dedup();
     match offered.as_slice() {
-        [one] if !offered.contains(&config.browser()) => Some(*one),
+        [one] if *one != config.browser() => Some(*one),
         _ => None,
     }
 }
@@ -487,18 +491,27 @@ fn by_kind(counts: &[(&str, usize)]) -> String {
 }
 
 /// The library's browser for `--browser`.
-pub(super) fn browser(arg: BrowserArg) -> Browser {
+fn browser(arg: BrowserArg) -> Browser {
     match arg {
         BrowserArg::Chromium => Browser::Chromium,
         BrowserArg::Firefox => Browser::Firefox,
     }
 }
 
-fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
-    let mut config = WebDriverConfig::load(args.config.as_deref())?;
-    if let Some(b) = args.browser {
+/// `webdriver.toml` (the given file, or the built-in one) with `--browser` applied.
+pub(super) fn load_config(
+    path: Option<&std::path::Path>,
+    browser_arg: Option<BrowserArg>,
+) -> anyhow::Result<WebDriverConfig> {
+    let mut config = WebDriverConfig::load(path)?;
+    if let Some(b) = browser_arg {
         config.browser.kind = browser(b);
     }
+    Ok(config)
+}
+
+fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
+    let mut config = load_config(args.config.as_deref(), args.browser)?;
     if args.headed {
         config.browser.headless = Headless::Fixed(false);
     }

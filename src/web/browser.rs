@@ -25,6 +25,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::{BrowserCapabilitiesHelper, Capabilities};
 
 use super::config::BrowserConfig;
+use super::owner::RunDir;
 
 /// The browser, and with it the driver.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
@@ -140,7 +141,7 @@ impl Browser {
         match self {
             Browser::Chromium => Vec::new(),
             Browser::Firefox => {
-                let home = dir.join("home");
+                let home = firefox_home(dir);
                 vec![
                     ("XDG_CACHE_HOME", home.join(".cache")),
                     ("XDG_DATA_HOME", home.join(".local/share")),
@@ -198,7 +199,9 @@ impl Browser {
                 // directory.
                 if let Some(local) = local {
                     args.extend(["-profile".into(), local.profile.display().to_string()]);
-                    caps.set_firefox_binary(&local.firefox_wrapper.display().to_string())?;
+                }
+                if let Some(wrapper) = local.and_then(|l| l.firefox_wrapper.as_ref()) {
+                    caps.set_firefox_binary(&wrapper.display().to_string())?;
                 } else if let Some(binary) = &config.binary {
                     caps.set_firefox_binary(binary)?;
                 }
@@ -222,30 +225,31 @@ impl Browser {
     }
 
     /// Prepares what a local browser needs in the run's directory `dir` before the session
-    /// starts: its profile directory and, for Firefox, the wrapper that starts it.
-    pub fn prepare_local(self, config: &BrowserConfig, dir: &Path) -> std::io::Result<LocalRun> {
-        let profile = dir.join("profile");
-        std::fs::create_dir_all(&profile)?;
-        std::fs::create_dir_all(dir.join("home"))?;
-        let firefox_wrapper = dir.join("firefox");
-        if self == Browser::Firefox {
-            let binary = config.binary.as_deref().unwrap_or(self.default_binary());
-            // geckodriver starts Firefox from a thread that lives as long as it does; the
-            // parent-death signal set here (and kept across exec) kills Firefox as soon as
-            // geckodriver dies, as Chromium's DevTools pipe does for chromedriver. Without it a
-            // Firefox whose geckodriver was killed (sudobot SIGKILLed) would run on.
-            let script = format!(
-                "#!/bin/sh\n# sudobot: Firefox dies with its geckodriver.\nexec setpriv \
-                 --pdeathsig KILL -- {} \"$@\"\n",
-                shell_quote(binary)
-            );
-            std::fs::write(&firefox_wrapper, script)?;
-            std::fs::set_permissions(
-                &firefox_wrapper,
-                std::os::unix::fs::PermissionsExt::from_mode(0o755),
-            )?;
+    /// starts: its profile (which [`RunDir::create`] made) and, for Firefox, its home directory
+    /// and the wrapper that starts it.
+    pub fn prepare_local(self, config: &BrowserConfig, dir: &RunDir) -> std::io::Result<LocalRun> {
+        let profile = dir.profile();
+        if self == Browser::Chromium {
+            return Ok(LocalRun { profile, firefox_wrapper: None });
         }
-        Ok(LocalRun { profile, firefox_wrapper })
+        std::fs::create_dir_all(firefox_home(dir.path()))?;
+        let firefox_wrapper = dir.path().join("firefox");
+        let binary = config.binary.as_deref().unwrap_or(self.default_binary());
+        // geckodriver starts Firefox from a thread that lives as long as it does; the
+        // parent-death signal set here (and kept across exec) kills Firefox as soon as
+        // geckodriver dies, as Chromium's DevTools pipe does for chromedriver. Without it a
+        // Firefox whose geckodriver was killed (sudobot SIGKILLed) would run on.
+        let script = format!(
+            "#!/bin/sh\n# sudobot: Firefox dies with its geckodriver.\nexec setpriv \
+             --pdeathsig KILL -- {} \"$@\"\n",
+            shell_quote(binary)
+        );
+        std::fs::write(&firefox_wrapper, script)?;
+        std::fs::set_permissions(
+            &firefox_wrapper,
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )?;
+        Ok(LocalRun { profile, firefox_wrapper: Some(firefox_wrapper) })
     }
 
     /// The browser binary a local run would start, when it is a path that does not exist
@@ -338,8 +342,13 @@ pub fn error_code(message: &str) -> Option<String> {
 pub struct LocalRun {
     /// The profile directory.
     pub profile: PathBuf,
-    /// Firefox's start script (unused for Chromium).
-    pub firefox_wrapper: PathBuf,
+    /// Firefox's start script (none for Chromium).
+    pub firefox_wrapper: Option<PathBuf>,
+}
+
+/// A local Firefox's `HOME` inside the run's directory `dir`.
+fn firefox_home(dir: &Path) -> PathBuf {
+    dir.join("home")
 }
 
 /// `'text'` for sh, with `'` inside escaped.
@@ -364,10 +373,10 @@ mod tests {
     #[test]
     fn firefox_capabilities_are_firefox_options() {
         let config = WebDriverConfig::load(None).unwrap();
-        let dir = tempfile::tempdir().unwrap();
+        let dir = RunDir::create().unwrap();
         let mut browser = config.browser.clone();
         browser.headless = super::super::config::Headless::Fixed(true);
-        let local = Browser::Firefox.prepare_local(&browser, dir.path()).unwrap();
+        let local = Browser::Firefox.prepare_local(&browser, &dir).unwrap();
         let caps = Browser::Firefox.capabilities(&browser, Some(&local)).unwrap();
         let json = serde_json::to_value(&caps).unwrap();
         assert_eq!(json["browserName"], "firefox");
@@ -375,7 +384,7 @@ mod tests {
         assert!(args.iter().any(|a| a == "-headless"), "{args:?}");
         assert!(args.iter().any(|a| a == "-profile"), "{args:?}");
         assert!(!args.iter().any(|a| a == "--no-sandbox"), "no Chromium flag: {args:?}");
-        let wrapper = std::fs::read_to_string(&local.firefox_wrapper).unwrap();
+        let wrapper = std::fs::read_to_string(local.firefox_wrapper.as_ref().unwrap()).unwrap();
         assert!(
             wrapper.contains("setpriv --pdeathsig KILL -- '/usr/bin/firefox-esr'"),
             "{wrapper}"

@@ -104,7 +104,7 @@ const swallow = e => { g.blocked++; e.preventDefault(); e.stopImmediatePropagati
 // On an SVG board the text drawn over a cell takes the click: the cell is the one under the
 // pointer, but only for a target inside the board's own <svg>.
 const svg = cells[0] && cells[0].ownerSVGElement;
-const cellAt = (x, y) => cells.find(c => { const r = c.getBoundingClientRect(); return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom; }) || null;
+const cellAt = (x, y) => cells.find(c => inside(c.getBoundingClientRect(), x, y)) || null;
 const onKey = e => {
   // The full checks run once per key press (keydown); the other events of the same key only
   // follow its verdict, so the guard costs little per key.

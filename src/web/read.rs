@@ -307,14 +307,15 @@ fn missing_note(missing: &[&str]) -> String {
 }
 
 /// What the board scripts share: `valueOf(e)` (a cell's value by the site's `board.value`),
-/// `givenOf(e, v)` (by `board.given`) and `centre(e)`. They expect `vkind`, `vname`, `kind` and
-/// `name` to be bound.
+/// `givenOf(e, v)` (by `board.given`), `centre(e)` and `inside(rect, x, y)`. They expect
+/// `vkind`, `vname`, `kind` and `name` to be bound.
 pub const CELL_JS: &str = r#"
 const symbolText = t => String(t == null ? '' : t).trim();
 const isField = e => e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
 // An SVG cell's value is the <text> drawn over it: the one whose centre lies in the cell.
 // Found once per script run and cell (the guard reads every cell at each key), again if the
 // page replaced it.
+const inside = (r, x, y) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
 const overSeen = new Map();
 const overText = e => {
   const seen = overSeen.get(e);
@@ -324,8 +325,7 @@ const overText = e => {
   const r = e.getBoundingClientRect();
   for (const t of svg.querySelectorAll('text')) {
     const b = t.getBoundingClientRect();
-    const x = b.left + b.width / 2, y = b.top + b.height / 2;
-    if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) { overSeen.set(e, t); return t; }
+    if (inside(r, b.left + b.width / 2, b.top + b.height / 2)) { overSeen.set(e, t); return t; }
   }
   return null;
 };

@@ -164,17 +164,17 @@ impl Session {
         let mut local_run = None;
         self.server_url = if local {
             let binary = config.driver_binary();
+            if let Some(missing) = browser.missing_binary(&config.browser) {
+                return Err(self.browser_failed(config, format!("no browser at {missing}")).await);
+            }
             let dir = RunDir::create().map_err(|e| {
                 SessionError::Setup(format!(
                     "cannot create the run directory in {}: {e}",
                     std::env::temp_dir().display()
                 ))
             })?;
-            if let Some(missing) = browser.missing_binary(&config.browser) {
-                return Err(self.browser_failed(config, format!("no browser at {missing}")).await);
-            }
             let dir = self.dir.insert(dir);
-            local_run = Some(browser.prepare_local(&config.browser, dir.path()).map_err(|e| {
+            local_run = Some(browser.prepare_local(&config.browser, dir).map_err(|e| {
                 SessionError::Setup(format!("cannot prepare {}: {e}", dir.path().display()))
             })?);
             let (tree, port) = spawn_driver(&binary, browser, dir, start_timeout).await?;

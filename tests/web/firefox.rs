@@ -401,19 +401,13 @@ fn firefox_grid_node_parallel_two_picks_firefox_from_status() {
     if !firefox_here("firefox_grid_node_parallel_two_picks_firefox_from_status") {
         return;
     }
-    let jar = std::env::var("SUDOBOT_GRID_JAR").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/target/grid/selenium-server.jar").to_string()
-    });
-    let java_ok = std::process::Command::new("java")
-        .args(["-XX:-UsePerfData", "-version"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !java_ok || !std::path::Path::new(&jar).exists() {
-        eprintln!("SKIPPED firefox_grid_node: needs java and {jar} (see .ci/run)");
-        return;
-    }
+    let jar = match super::grid::grid_jar() {
+        Ok(jar) => jar,
+        Err(why) => {
+            eprintln!("SKIPPED firefox_grid_node: {why}");
+            return;
+        }
+    };
     let _lock = browser_lock();
     let server = FixtureServer::start();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -433,17 +427,7 @@ fn firefox_grid_node_parallel_two_picks_firefox_from_status() {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null());
     let mut grid = super::RemoteEnd::spawn(cmd);
-    let log = grid.child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufRead::lines(std::io::BufReader::new(log)).map_while(Result::ok) {
-            if line.contains("Started Selenium") {
-                let _ = tx.send(true);
-            }
-        }
-        let _ = tx.send(false);
-    });
-    let started = rx.recv_timeout(Duration::from_secs(90)).unwrap_or(false);
+    let started = grid.grid_started();
     let remote = format!("http://127.0.0.1:{port}");
     let url = server.url("sudoku_name.html");
     let out = started.then(|| {

@@ -24,7 +24,7 @@ fn free_port() -> u16 {
 }
 
 /// The Grid jar, or why the Grid tests skip.
-fn grid_jar() -> Result<String, String> {
+pub(super) fn grid_jar() -> Result<String, String> {
     let jar = std::env::var("SUDOBOT_GRID_JAR").unwrap_or_else(|_| {
         concat!(env!("CARGO_MANIFEST_DIR"), "/target/grid/selenium-server.jar").to_string()
     });

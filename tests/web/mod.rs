@@ -71,6 +71,24 @@ impl RemoteEnd {
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         RemoteEnd { child: cmd.spawn().expect("the WebDriver server starts"), _tmp: tmp }
     }
+
+    /// For a Grid spawned with its standard output piped: whether it logged "Started Selenium"
+    /// (it takes sessions) within 90 s. A reader thread keeps draining the log afterwards, so
+    /// the Grid never writes into a closed pipe.
+    fn grid_started(&mut self) -> bool {
+        let log = self.child.stdout.take().expect("the Grid's output is piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(log)).map_while(Result::ok)
+            {
+                if line.contains("Started Selenium") {
+                    let _ = tx.send(true);
+                }
+            }
+            let _ = tx.send(false);
+        });
+        rx.recv_timeout(Duration::from_secs(90)).unwrap_or(false)
+    }
 }
 
 impl Drop for RemoteEnd {
@@ -431,19 +449,13 @@ fn bench_sudoku_name_replica() {
 /// and skips.
 #[test]
 fn selenium_grid_remote_mode() {
-    let jar = std::env::var("SUDOBOT_GRID_JAR").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/target/grid/selenium-server.jar").to_string()
-    });
-    let java_ok = std::process::Command::new("java")
-        .args(["-XX:-UsePerfData", "-version"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !java_ok || !std::path::Path::new(&jar).exists() {
-        eprintln!("SKIPPED selenium_grid_remote_mode: needs java and {jar} (see .ci/run)");
-        return;
-    }
+    let jar = match grid::grid_jar() {
+        Ok(jar) => jar,
+        Err(why) => {
+            eprintln!("SKIPPED selenium_grid_remote_mode: {why}");
+            return;
+        }
+    };
     let _lock = browser_lock();
     let server = FixtureServer::start();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -462,20 +474,7 @@ fn selenium_grid_remote_mode() {
     .stdout(std::process::Stdio::piped())
     .stderr(std::process::Stdio::null());
     let mut grid = RemoteEnd::spawn(cmd);
-    // The Grid logs "Started Selenium Standalone" once it takes sessions; a reader thread
-    // reports it, bounded by a timeout.
-    let log = grid.child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        // Keep draining the log after the signal so the Grid never writes into a closed pipe.
-        for line in std::io::BufRead::lines(std::io::BufReader::new(log)).map_while(Result::ok) {
-            if line.contains("Started Selenium") {
-                let _ = tx.send(true);
-            }
-        }
-        let _ = tx.send(false);
-    });
-    let started = rx.recv_timeout(Duration::from_secs(90)).unwrap_or(false);
+    let started = grid.grid_started();
     let remote = format!("http://127.0.0.1:{port}");
     let out =
         started.then(|| play(&server, "sudoku.name", "sudoku_name.html", &["--remote", &remote]));
