@@ -236,12 +236,13 @@ fn read_puzzle(
             let side = match (&shape, geometry) {
                 (Some((_, g)), _) => g.side(),
                 (None, Some(g)) => g.side(),
-                (None, None) => (1..=MAX_SIDE).find(|s| s * s == covered).ok_or_else(|| {
+                // A single cell is no sudoku (nor does the one-line format read one back).
+                (None, None) => (2..=MAX_SIDE).find(|s| s * s == covered).ok_or_else(|| {
                     syntax(
                         start,
                         0,
                         format!(
-                            "no grid line, and the cages cover {covered} cells, which is no square grid: give the grid line (dots for blanks)"
+                            "no grid line, and the cages cover {covered} cells, which is no square grid of side 2 or more: give the grid line (dots for blanks)"
                         ),
                     )
                 })?,
@@ -255,6 +256,10 @@ fn read_puzzle(
         }
     };
     let side = grid.side();
+    if side < 2 {
+        // `box: 1x1` or `regions: 1`: the one-line format has no 1x1 grid to write it back as.
+        return Err(syntax(start, 0, "a 1x1 grid is no sudoku: the smallest side is 2"));
+    }
     let mut lines_of = Vec::with_capacity(cages.len());
     let mut list = Vec::with_capacity(cages.len());
     for cage in cages {
@@ -412,6 +417,15 @@ mod tests {
 9: r3c4 r4c3 r4c4
 4: r4c1, r4c2
 ";
+
+    #[test]
+    fn a_single_cell_is_refused_whatever_gives_the_side() {
+        // Found by the fuzz smoke: these read as 1x1 grids the writer could not write back.
+        for text in ["\n1: r1c1", "box: 1x1\n.\n1: r1c1", "regions: 1\n1: r1c1"] {
+            let e = parse(text).expect_err(text);
+            assert!(e.to_string().contains("side"), "{text}: {e}");
+        }
+    }
 
     #[test]
     fn reads_the_same_cages_as_the_solo_id() {
