@@ -410,14 +410,14 @@ fn stats_go_to_standard_error() {
         .arg(fixture("mixed.txt"))
         .assert()
         .success()
-        .stderr(predicate::str::is_match(r"^stats: 52 puzzles in [0-9.]+ s, [0-9]+ puzzles/s on [0-9]+ threads?; slowest: line [0-9]+ \([0-9.]+ ms\)(; main thread [0-9.]+% of [0-9.]+ CPU s \(at most [0-9.]+x on 16 cores\))?\n$").expect("regex"));
+        .stderr(predicate::str::is_match(r"^stats: 52 puzzles in [0-9.]+ s, [0-9]+ puzzles/s on [0-9]+ threads?; slowest: line [0-9]+ \([0-9.]+ ms\)(; reading [0-9.]+% and writing [0-9.]+% of [0-9.]+ CPU s \(at most [0-9.]+x on 16 cores\))?\n$").expect("regex"));
     // With worker threads, the main thread's share of the CPU time (the serial part).
     sudobot()
         .args(["solve", "--stats", "--jobs", "2", "--file"])
         .arg(fixture("mixed.txt"))
         .assert()
         .success()
-        .stderr(predicate::str::is_match(r"on 2 threads; .*; main thread [0-9.]+% of [0-9.]+ CPU s \(at most [0-9.]+x on 16 cores\)\n$").expect("regex"));
+        .stderr(predicate::str::is_match(r"on 2 threads; .*; reading [0-9.]+% and writing [0-9.]+% of [0-9.]+ CPU s \(at most [0-9.]+x on 16 cores\)\n$").expect("regex"));
 }
 
 #[test]
