@@ -529,7 +529,11 @@ fn drawn_blocks(text: &str) -> Vec<(usize, String)> {
         if l.trim().is_empty() {
             open = false;
         } else if l.trim_start().starts_with('#') {
-            continue;
+            // Inside a block a comment stays as an empty line, so that the block's line
+            // numbers stay those of the text (the drawing parser skips empty lines).
+            if open && let Some((_, block)) = blocks.last_mut() {
+                block.push('\n');
+            }
         } else if open {
             if let Some((_, block)) = blocks.last_mut() {
                 block.push_str(l);
@@ -575,5 +579,20 @@ impl ParseError {
             None => self.position = Some(Position { line, column: 0 }),
         }
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_comment_inside_a_drawing_keeps_the_line_numbers() {
+        // Found by the `input` fuzz target: the comment was dropped from the block, so an
+        // error on the row after it was put on the comment's line.
+        let options = ReadOptions { format: Some(Format::Pretty), ..ReadOptions::default() };
+        let puzzles = read_puzzles("|1 2|\n  # a note\n|2 Z|\n", "text", &options).expect("read");
+        let e = puzzles.entries[0].puzzle.as_ref().expect_err("Z is no value of a 2x2 grid");
+        assert_eq!(e.position, Some(Position { line: 3, column: 4 }), "{e}");
     }
 }
