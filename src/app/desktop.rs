@@ -112,11 +112,39 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
     // Private save directories of desktop runs that were killed (SIGKILL leaves them).
     desktop::save::sweep_stale();
     let (screen, detected) = connect(&args.window, Duration::from_millis(args.timeout.max(1)))?;
+    if args.show_read {
+        return show_read(screen);
+    }
     let opts = options(&args, input, platform(&args, detected), abort);
     if args.auto {
         return run_auto(&args, screen, &opts, &stop);
     }
     interactive::run(&args, screen, opts, busy, &stop)
+}
+
+/// `--show-read`: the window's board as its pixels show it; nothing is typed.
+fn show_read(mut screen: Box<dyn Desktop>) -> anyhow::Result<Code> {
+    use sudobot::pixels;
+    let image = screen.capture()?;
+    let read = match image.view().and_then(pixels::read) {
+        Ok(read) => read,
+        Err(e) => {
+            eprintln!("sudobot: the window: {e}");
+            return Ok(Code::BadInput);
+        }
+    };
+    eprintln!("sudobot: the window shows {}:", super::solve::board_found(&read.board));
+    eprint!("{read}");
+    match read.grid() {
+        Ok(grid) => {
+            println!("{}", sudobot::format::line::write(&grid));
+            Ok(Code::Success)
+        }
+        Err(e) => {
+            eprintln!("sudobot: the window: {e}");
+            Ok(Code::BadInput)
+        }
+    }
 }
 
 /// The input strategy, checked before anything else is done.

@@ -242,6 +242,22 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
 /// The most bytes read for `--image` (a larger picture is refused).
 const MAX_IMAGE_BYTES: u64 = 64 << 20;
 
+/// Where the pixel reader found a board and its shape, for `--show-read`.
+pub(super) fn board_found(b: &sudobot::pixels::Board) -> String {
+    format!(
+        "a {}x{} board with boxes {}x{}{} at ({}, {}), {}x{} pixels",
+        b.side,
+        b.side,
+        b.box_width,
+        b.box_height,
+        if b.boxes_seen { "" } else { " (the usual shape: no thicker lines)" },
+        b.left,
+        b.top,
+        b.width,
+        b.height
+    )
+}
+
 /// `solve --image FILE`: read the board from pixels, then solve it as any one puzzle.
 fn run_image(
     args: &SolveArgs,
@@ -285,19 +301,7 @@ fn run_image(
         }
     };
     if args.show_read {
-        let b = &read.board;
-        eprintln!(
-            "sudobot: {prefix}a {}x{} board with boxes {}x{}{} at ({}, {}), {}x{} pixels:",
-            b.side,
-            b.side,
-            b.box_width,
-            b.box_height,
-            if b.boxes_seen { "" } else { " (the usual shape: no thicker lines)" },
-            b.left,
-            b.top,
-            b.width,
-            b.height
-        );
+        eprintln!("sudobot: {prefix}{}:", board_found(&read.board));
         eprint!("{read}");
     }
     let puzzle = match read.grid() {

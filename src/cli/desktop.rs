@@ -12,6 +12,7 @@ Examples:
   sudobot desktop --auto --stats              ... and print the timings
   sudobot desktop --auto --input mouse --origin 48,73 --step 48
   sudobot desktop --auto --show-thinking --step-delay 200   pencil marks, then the engine's steps
+  sudobot desktop --show-read --window Solo   read the window by its pixels, type nothing
   sudobot desktop                             interactive: F1 origin, F4 step (twice), F3 walk,
                                               F2 read + solve + type, Esc abort
 
@@ -83,6 +84,13 @@ pub struct DesktopArgs {
     /// Interactive mode: take the puzzle from the clipboard (paste of Game > Copy or an ID).
     #[arg(long, conflicts_with_all = ["puzzle", "auto"])]
     pub from_clipboard: bool,
+
+    /// Read the game window's pixels instead of its menus, print the board as read (standard
+    /// error: where it was found and every cell, `'` after a player's entry) and the puzzle as
+    /// one line (standard output), then exit; nothing is typed. Works on any window showing a
+    /// sudoku grid (--window TITLE); exit 2 when no board is found or any cell is uncertain.
+    #[arg(long, conflicts_with_all = ["auto", "show_thinking"])]
+    pub show_read: bool,
 
     /// Print timings (read, solve, type, verify).
     #[arg(long)]

@@ -85,6 +85,11 @@ pub trait Desktop {
     /// The game window's client area (menu bar included), when known.
     fn game_area(&mut self) -> Result<Option<Rect>, DesktopError>;
 
+    /// The game window's pixels (for the pixel reader), where the platform can capture them.
+    fn capture(&mut self) -> Result<crate::pixels::RgbaImage, DesktopError> {
+        Err(DesktopError::Capture("this platform cannot capture a window's pixels".into()))
+    }
+
     /// The size of the screen, when known.
     fn screen_size(&mut self) -> Result<Option<(u32, u32)>, DesktopError> {
         Ok(None)

@@ -30,6 +30,9 @@ pub enum DesktopError {
         /// The focused window.
         focused: String,
     },
+    /// The window's pixels could not be read (covered, off-screen, an unknown format).
+    #[error("cannot read the window's pixels: {0}")]
+    Capture(String),
     /// Could not talk to the display server.
     #[error("cannot use the display: {0}")]
     Display(String),

@@ -26,6 +26,7 @@ use super::menu::Platform;
 use super::portable::Input;
 use super::{DesktopError, keys::Key};
 
+mod capture;
 mod state;
 
 /// The real desktop on an X11 display.
@@ -306,6 +307,10 @@ impl Desktop for X11Desktop {
 
     fn screen_size(&mut self) -> Result<Option<(u32, u32)>, DesktopError> {
         self.screen_pixels().map(Some)
+    }
+
+    fn capture(&mut self) -> Result<crate::pixels::RgbaImage, DesktopError> {
+        self.capture_game()
     }
 
     fn covered_at(&mut self, x: i32, y: i32) -> Result<Option<String>, DesktopError> {

@@ -13,6 +13,8 @@ mod random;
 mod wine;
 // Issue 11: Killer games, typed blind and checked through the save file.
 mod killer;
+// Issues 22 and 23: Solo read by its pixels.
+mod pixels;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

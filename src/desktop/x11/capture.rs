@@ -1,0 +1,123 @@
+//! The game window's pixels through X11 `GetImage` (pure Rust over x11rb), for the pixel
+//! reader. A window that is partly off-screen or covered by another window is refused: X keeps
+//! no contents for the parts that cannot be seen, so those pixels would be whatever is there.
+
+use x11rb::connection::Connection;
+use x11rb::protocol::xproto::{ConnectionExt, ImageFormat, ImageOrder};
+
+use super::{X11Desktop, display_error};
+use crate::desktop::DesktopError;
+use crate::desktop::backend::Desktop;
+use crate::pixels::RgbaImage;
+
+/// Points across the window (a 5x5 lattice) tested for a covering window.
+const PROBES: i32 = 5;
+
+impl X11Desktop {
+    /// The game window's pixels, RGBA.
+    pub(super) fn capture_game(&mut self) -> Result<RgbaImage, DesktopError> {
+        let refuse = |why: String| DesktopError::Capture(format!("{why}; nothing was typed"));
+        let Some(area) = self.game_area()? else {
+            return Err(refuse("the window's place on the screen is unknown".into()));
+        };
+        let (screen_w, screen_h) = self.screen_pixels()?;
+        let (right, bottom) =
+            (i64::from(area.x) + i64::from(area.width), i64::from(area.y) + i64::from(area.height));
+        if area.x < 0 || area.y < 0 || right > screen_w.into() || bottom > screen_h.into() {
+            return Err(refuse(format!(
+                "the window is partly off-screen ({}x{} at {},{} on a {screen_w}x{screen_h} \
+                 screen): move it fully onto the screen",
+                area.width, area.height, area.x, area.y
+            )));
+        }
+        let (w, h) = (area.width as i32, area.height as i32);
+        for i in 0..PROBES {
+            for j in 0..PROBES {
+                let x = area.x + (2 * i + 1) * w / (2 * PROBES);
+                let y = area.y + (2 * j + 1) * h / (2 * PROBES);
+                if let Some(cover) = self.window_covering(x, y)? {
+                    return Err(refuse(format!(
+                        "the window is covered by {cover} (at {x},{y}): bring it to the front"
+                    )));
+                }
+            }
+        }
+        let (Ok(width), Ok(height)) = (u16::try_from(area.width), u16::try_from(area.height))
+        else {
+            return Err(refuse(format!(
+                "the window is too large ({}x{})",
+                area.width, area.height
+            )));
+        };
+        let reply = self
+            .conn
+            .get_image(ImageFormat::Z_PIXMAP, self.game, 0, 0, width, height, !0)
+            .map_err(display_error)?
+            .reply()
+            .map_err(|e| refuse(format!("the display would not give the window's pixels: {e}")))?;
+        let setup = self.conn.setup();
+        let format = setup.pixmap_formats.iter().find(|f| f.depth == reply.depth);
+        if format.is_none_or(|f| f.bits_per_pixel != 32) {
+            return Err(refuse(format!(
+                "the display's {}-bit pixels are not supported (32 bits a pixel are)",
+                reply.depth
+            )));
+        }
+        // The visual gives the colour masks; a window without its own uses the root's.
+        let visuals = setup.roots.iter().flat_map(|s| &s.allowed_depths).flat_map(|d| &d.visuals);
+        let visual = visuals
+            .clone()
+            .find(|v| v.visual_id == reply.visual)
+            .or_else(|| {
+                let root_visual = setup.roots.first().map(|s| s.root_visual);
+                visuals.clone().find(|v| Some(v.visual_id) == root_visual)
+            })
+            .ok_or_else(|| refuse("the window's colour format is unknown".into()))?;
+        let order = setup.image_byte_order;
+        let masks = [visual.red_mask, visual.green_mask, visual.blue_mask];
+        Ok(RgbaImage {
+            width: usize::from(width),
+            height: usize::from(height),
+            data: to_rgba(&reply.data, order == ImageOrder::MSB_FIRST, masks),
+        })
+    }
+}
+
+/// 32-bit pixels (in this byte order, with these colour masks) as RGBA bytes.
+fn to_rgba(data: &[u8], msb_first: bool, masks: [u32; 3]) -> Vec<u8> {
+    let channel = |pixel: u32, mask: u32| -> u8 {
+        if mask == 0 {
+            return 0;
+        }
+        let max = mask >> mask.trailing_zeros();
+        (((pixel & mask) >> mask.trailing_zeros()) * 255 / max) as u8
+    };
+    let mut out = Vec::with_capacity(data.len());
+    for px in data.chunks_exact(4) {
+        let bytes = [px[0], px[1], px[2], px[3]];
+        let pixel = if msb_first { u32::from_be_bytes(bytes) } else { u32::from_le_bytes(bytes) };
+        out.extend_from_slice(&[
+            channel(pixel, masks[0]),
+            channel(pixel, masks[1]),
+            channel(pixel, masks[2]),
+            255,
+        ]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_rgba;
+
+    #[test]
+    fn pixels_come_out_rgba_in_either_byte_order() {
+        let masks = [0xff0000, 0x00ff00, 0x0000ff];
+        // 0x00112233: red 0x11, green 0x22, blue 0x33.
+        assert_eq!(to_rgba(&[0x33, 0x22, 0x11, 0x00], false, masks), [0x11, 0x22, 0x33, 255]);
+        assert_eq!(to_rgba(&[0x00, 0x11, 0x22, 0x33], true, masks), [0x11, 0x22, 0x33, 255]);
+        // 10-bit channels are scaled to 8 bits.
+        let deep = [0x3ff << 20, 0x3ff << 10, 0x3ff];
+        assert_eq!(to_rgba(&(0x3ff_u32 << 20).to_le_bytes(), false, deep), [255, 0, 0, 255]);
+    }
+}
