@@ -10,7 +10,7 @@ use sudobot::desktop::{
 };
 
 use super::Code;
-use crate::cli::desktop::{DesktopArgs, InputArg, PlatformArg};
+use crate::cli::desktop::{DesktopArgs, GameArg, InputArg, PlatformArg};
 
 mod signals {
     //! SIGINT, SIGTERM and SIGHUP (Ctrl-C on Windows). The first signal during a run sets the
@@ -97,6 +97,13 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
             return Ok(Code::BadInput);
         }
     };
+    if args.game != GameArg::Solo && !args.auto && !args.show_read {
+        eprintln!(
+            "sudobot: the interactive mode plays Solo; a game read by its pixels needs --auto \
+             (or --show-read)"
+        );
+        return Ok(Code::BadInput);
+    }
     if args.auto && !cfg!(all(unix, not(target_os = "macos"))) {
         anyhow::bail!(
             "--auto finds the game window, which this build can do on X11 only; use the interactive \
@@ -111,7 +118,7 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
     let stop = signals::watch(Arc::clone(&abort), Arc::clone(&busy))?;
     // Private save directories of desktop runs that were killed (SIGKILL leaves them).
     desktop::save::sweep_stale();
-    let (screen, detected) = connect(&args.window, Duration::from_millis(args.timeout.max(1)))?;
+    let (screen, detected) = connect(args.title(), Duration::from_millis(args.timeout.max(1)))?;
     if args.show_read {
         return show_read(screen);
     }
@@ -208,7 +215,11 @@ fn run_auto(
     opts: &Options,
     stop: &signals::Stop,
 ) -> anyhow::Result<Code> {
-    let result = desktop::run_matching(&mut *screen, opts, None);
+    let result = match args.game {
+        GameArg::Solo => desktop::run_matching(&mut *screen, opts, None),
+        GameArg::GnomeSudoku => desktop::by_pixels::run_by_pixels(&mut *screen, opts, true),
+        GameArg::Pixels => desktop::by_pixels::run_by_pixels(&mut *screen, opts, false),
+    };
     if matches!(result, Err(DesktopError::Aborted))
         && let Some(code) = stop.stopped()
     {
@@ -267,9 +278,17 @@ fn print_outcome(report: &Report, args: &DesktopArgs) {
     let confirmed = match (report.verified, report.check) {
         (true, Check::Copy) => "solved and confirmed by copying the board back",
         (true, Check::Save) => "solved and confirmed by saving the game and replaying its moves",
+        (true, Check::Pixels) => "solved and confirmed by reading the window's pixels back",
+        (true, Check::Completion) => {
+            "solved and confirmed: the board read back right before the last digit, then the \
+             game's completion dialog"
+        }
         (false, _) => "typed (not verified)",
     };
     match report.check {
+        Check::Pixels | Check::Completion => {
+            println!("{}: {} value(s) typed; {confirmed}", report.params, report.typed)
+        }
         Check::Copy => println!(
             "{} ({}x{}): {} value(s) typed, {} corrected; {confirmed}",
             report.params, report.side, report.side, report.typed, report.corrected

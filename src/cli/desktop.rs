@@ -13,6 +13,8 @@ Examples:
   sudobot desktop --auto --input mouse --origin 48,73 --step 48
   sudobot desktop --auto --show-thinking --step-delay 200   pencil marks, then the engine's steps
   sudobot desktop --show-read --window Solo   read the window by its pixels, type nothing
+  sudobot desktop --auto --game gnome-sudoku  GNOME Sudoku, by its pixels: click, digit, read back
+  sudobot desktop --auto --game pixels --window 'My Sudoku'   any window showing a 9x9 grid
   sudobot desktop                             interactive: F1 origin, F4 step (twice), F3 walk,
                                               F2 read + solve + type, Esc abort
 
@@ -26,9 +28,14 @@ pub struct DesktopArgs {
     #[arg(long)]
     pub auto: bool,
 
-    /// Title of the game window.
-    #[arg(long, value_name = "TITLE", default_value = "Solo")]
-    pub window: String,
+    /// Title of the game window [default: Solo; Sudoku with --game gnome-sudoku].
+    #[arg(long, value_name = "TITLE")]
+    pub window: Option<String>,
+
+    /// Which game: Solo (read and checked through its menus), or any window read by its
+    /// pixels (clicks on the cells, then digit keys; verified by reading the pixels again).
+    #[arg(long, value_enum, default_value_t = GameArg::Solo)]
+    pub game: GameArg,
 
     /// How values get into the game.
     #[arg(long, value_enum, default_value_t = InputArg::Keyboard)]
@@ -101,6 +108,28 @@ pub struct DesktopArgs {
     /// overrides it.
     #[arg(short, long, action = clap::ArgAction::Count)]
     pub verbose: u8,
+}
+
+/// The games `desktop` plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameArg {
+    /// Simon Tatham's Solo (GTK or Win32, as in MobaXterm): its menus give the board.
+    Solo,
+    /// Debian's GNOME Sudoku, by its pixels (window title Sudoku).
+    GnomeSudoku,
+    /// Any window showing a 4x4, 6x6 or 9x9 sudoku, by its pixels (--window TITLE).
+    Pixels,
+}
+
+impl DesktopArgs {
+    /// The game window's title: --window, else the game's own.
+    pub fn title(&self) -> &str {
+        match (&self.window, self.game) {
+            (Some(title), _) => title,
+            (None, GameArg::GnomeSudoku) => "Sudoku",
+            (None, _) => "Solo",
+        }
+    }
 }
 
 /// Input strategies.

@@ -30,7 +30,20 @@ pub enum DesktopError {
         /// The focused window.
         focused: String,
     },
-    /// The window's pixels could not be read (covered, off-screen, an unknown format).
+    /// Another window covers part of the game's window, so its pixels cannot be read whole.
+    #[error(
+        "cannot read the window's pixels: it is covered by {by} (at {x},{y}): bring it to the \
+         front; nothing was typed"
+    )]
+    Covered {
+        /// The covering window's title (or id).
+        by: String,
+        /// A screen point where it covers the game.
+        x: i32,
+        /// A screen point where it covers the game.
+        y: i32,
+    },
+    /// The window's pixels could not be read (off-screen, an unknown format, no board).
     #[error("cannot read the window's pixels: {0}")]
     Capture(String),
     /// Could not talk to the display server.

@@ -27,6 +27,7 @@
 
 mod auto;
 pub mod backend;
+pub mod by_pixels;
 pub mod error;
 #[cfg(test)]
 mod fake;
@@ -160,6 +161,11 @@ pub enum Check {
     Copy,
     /// Game > Save... and a replay of the save file's moves (Killer games have no Copy).
     Save,
+    /// The window's pixels, read again.
+    Pixels,
+    /// The window's pixels read before the last digit (every other cell right), then the
+    /// game's completion dialog over the board (GNOME Sudoku).
+    Completion,
 }
 
 impl Report {

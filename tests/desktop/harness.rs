@@ -9,6 +9,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 pub const SOLO: &str = "/usr/games/sgt-solo";
+/// Debian's GNOME Sudoku (`apt-get install gnome-sudoku`).
+pub const GNOME_SUDOKU: &str = "/usr/games/gnome-sudoku";
 
 /// Why the desktop tests cannot run here, if they cannot.
 pub fn missing_tools() -> Option<String> {
@@ -222,6 +224,57 @@ impl Screen {
             out.lines().next().map(str::to_string)
         });
         Game { pid, window }
+    }
+
+    /// Launches Debian's GNOME Sudoku with a private home and XDG directories, picks a level
+    /// in its "Select Difficulty" window (Easy, Medium, Hard, Very Hard) and waits for the
+    /// game's window (`Sudoku`). `None` when gnome-sudoku is not installed.
+    pub fn launch_gnome_sudoku(&mut self, level: &str) -> Option<Game> {
+        if !Path::new(GNOME_SUDOKU).exists() {
+            return None;
+        }
+        let home = self.subdir(&format!("gnome-home-{}", self.games.len()));
+        let mut c = self.command(GNOME_SUDOKU);
+        for (key, sub) in [
+            ("XDG_CONFIG_HOME", ".config"),
+            ("XDG_DATA_HOME", ".local/share"),
+            ("XDG_CACHE_HOME", ".cache"),
+        ] {
+            let dir = home.join(sub);
+            std::fs::create_dir_all(&dir).expect("create the game's XDG directory");
+            c.env(key, dir);
+        }
+        // Settings in memory (no dconf), no accessibility bus.
+        c.env("HOME", &home).env("GSETTINGS_BACKEND", "memory").env("NO_AT_BRIDGE", "1");
+        let child =
+            c.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start gnome-sudoku");
+        let pid = child.id().to_string();
+        self.games.push(child);
+        let find = |title: &str| {
+            let out =
+                self.xdotool(&["search", "--all", "--onlyvisible", "--pid", &pid, "--name", title]);
+            out.lines().next().map(str::to_string)
+        };
+        let chooser = wait_until("GNOME Sudoku's level chooser", Duration::from_secs(20), || {
+            find("^Select Difficulty$")
+        });
+        // The levels are rows of the chooser, 80 pixels apart from Easy's at y = 205.
+        let row = ["Easy", "Medium", "Hard", "Very Hard"]
+            .iter()
+            .position(|l| *l == level)
+            .expect("a level");
+        let y = (205 + 80 * row).to_string();
+        self.xdotool(&["mousemove", "--window", &chooser, "370", &y, "click", "1"]);
+        let window =
+            wait_until("GNOME Sudoku's game window", Duration::from_secs(20), || find("^Sudoku$"));
+        Some(Game { pid: pid.parse().expect("pid"), window })
+    }
+
+    /// The windows of a game that are showing (its main window, and any dialog).
+    pub fn windows_of(&self, game: &Game) -> Vec<String> {
+        let out =
+            self.xdotool(&["search", "--all", "--onlyvisible", "--pid", &game.pid.to_string()]);
+        out.lines().map(str::to_string).collect()
     }
 
     /// Stops a game by its pid.

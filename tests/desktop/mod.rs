@@ -15,6 +15,8 @@ mod wine;
 mod killer;
 // Issues 22 and 23: Solo read by its pixels.
 mod pixels;
+// Issue 23: GNOME Sudoku by its pixels.
+mod gnome;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

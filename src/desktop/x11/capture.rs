@@ -35,10 +35,8 @@ impl X11Desktop {
             for j in 0..PROBES {
                 let x = area.x + (2 * i + 1) * w / (2 * PROBES);
                 let y = area.y + (2 * j + 1) * h / (2 * PROBES);
-                if let Some(cover) = self.window_covering(x, y)? {
-                    return Err(refuse(format!(
-                        "the window is covered by {cover} (at {x},{y}): bring it to the front"
-                    )));
+                if let Some(by) = self.window_covering(x, y)? {
+                    return Err(DesktopError::Covered { by, x, y });
                 }
             }
         }

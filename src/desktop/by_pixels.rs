@@ -1,0 +1,262 @@
+//! Playing any sudoku window by its pixels (`desktop --auto --game pixels`, and GNOME Sudoku):
+//! the window is captured and read with the pixel reader, the puzzle solved, and each empty
+//! cell clicked, seen selected and given its digit; then the window is read again, and the run
+//! succeeds only when every cell shows the solution.
+//!
+//! The rules of the desktop bot hold here too:
+//! - nothing is typed unless every cell was read with certainty and the puzzle has exactly one
+//!   solution;
+//! - a digit goes only to a cell the bot has just clicked and seen change (its look after the
+//!   click differs from before), and the bot waits for the digit to show before the next cell;
+//! - an abort (Esc, a signal) stops between cells; a popover or selection left by a click
+//!   without its digit is closed with Escape.
+//!
+//! Values already in the window (givens, and a player's entries, which not every game draws
+//! apart from givens) are all kept as givens: a wrong entry makes the puzzle unsolvable, and
+//! the run is refused with nothing typed.
+
+use std::time::Duration;
+
+use super::backend::{Desktop, MouseButton};
+use super::keys::Key;
+use super::lock::GameLock;
+use super::verify::unique_solution;
+use super::{Check, DesktopError, Options, Report};
+use crate::grid::{Cell, Grid};
+use crate::pixels::{self, Board, RgbaImage};
+
+/// A board read from the window: where it is and what it shows.
+struct Seen {
+    board: Board,
+    grid: Grid,
+}
+
+fn pixel_error(e: pixels::PixelError) -> DesktopError {
+    DesktopError::Capture(format!("{e}; nothing was typed"))
+}
+
+/// Captures the window and reads its board; fails (typed nothing) on any uncertain cell.
+fn read_window<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Seen, DesktopError> {
+    let image = desktop.capture()?;
+    let read = image.view().and_then(pixels::read).map_err(pixel_error)?;
+    let grid = read.grid().map_err(pixel_error)?;
+    Ok(Seen { board: read.board, grid })
+}
+
+/// A cell's rectangle in the window's pixels: (left, top, width, height).
+fn cell_rect(board: &Board, index: usize) -> (f64, f64, f64, f64) {
+    let side = board.side as f64;
+    let (w, h) = (board.width as f64 / side, board.height as f64 / side);
+    let (row, col) = ((index / board.side) as f64, (index % board.side) as f64);
+    (board.left as f64 + col * w, board.top as f64 + row * h, w, h)
+}
+
+/// The mean colour of a cell's margin (between 12% and 25% in from its edges, where no digit
+/// is drawn) and how much of its middle is ink (far from that colour).
+fn cell_look(image: &RgbaImage, board: &Board, index: usize) -> ([f64; 3], f64) {
+    let (left, top, w, h) = cell_rect(board, index);
+    let at = |x: f64, y: f64| -> [f64; 3] {
+        let (x, y) = (x as usize, y as usize);
+        if x >= image.width || y >= image.height {
+            return [0.0; 3];
+        }
+        let i = (y * image.width + x) * 4;
+        [image.data[i] as f64, image.data[i + 1] as f64, image.data[i + 2] as f64]
+    };
+    let mut sum = [0.0; 3];
+    let mut n = 0.0;
+    for k in 0..20 {
+        let t = 0.12 + 0.13 * (k as f64 / 19.0);
+        for (fx, fy) in [(t, 0.5), (1.0 - t, 0.5), (0.5, t), (0.5, 1.0 - t)] {
+            let c = at(left + fx * w, top + fy * h);
+            (0..3).for_each(|j| sum[j] += c[j]);
+            n += 1.0;
+        }
+    }
+    let background = sum.map(|s| s / n);
+    let mut ink = 0.0;
+    let mut total = 0.0;
+    for i in 0..16 {
+        for j in 0..16 {
+            let c = at(
+                left + (0.3 + 0.4 * i as f64 / 15.0) * w,
+                top + (0.3 + 0.4 * j as f64 / 15.0) * h,
+            );
+            let far: f64 = (0..3).map(|k| (c[k] - background[k]).abs()).sum();
+            if far > 150.0 {
+                ink += 1.0;
+            }
+            total += 1.0;
+        }
+    }
+    (background, ink / total)
+}
+
+/// Whether two background colours differ enough to tell a selection.
+fn changed(a: [f64; 3], b: [f64; 3]) -> bool {
+    (0..3).map(|k| (a[k] - b[k]).abs()).sum::<f64>() > 18.0
+}
+
+/// The cells where `board` differs from `solution` (but `except`), named.
+fn differences(board: &Grid, solution: &Grid, except: Option<usize>) -> String {
+    let side = board.side();
+    let names: Vec<String> = (0..side * side)
+        .filter(|&i| Some(i) != except && board.cells()[i] != solution.cells()[i])
+        .map(|i| Cell::from_index(i, side).to_string())
+        .collect();
+    names.join(" ")
+}
+
+/// Waits (bounded by `opts.timeout`) until `done` holds for a fresh capture.
+fn wait_for<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    what: &str,
+    mut done: impl FnMut(&RgbaImage) -> bool,
+) -> Result<RgbaImage, DesktopError> {
+    let deadline = desktop.elapsed() + opts.timeout;
+    loop {
+        let image = desktop.capture()?;
+        if done(&image) {
+            return Ok(image);
+        }
+        if opts.aborted() {
+            return Err(DesktopError::Aborted);
+        }
+        if desktop.elapsed() >= deadline {
+            return Err(DesktopError::Timeout {
+                what: what.to_string(),
+                waited_ms: opts.timeout.as_millis() as u64,
+            });
+        }
+        desktop.pause(Duration::from_millis(15));
+    }
+}
+
+/// Reads, solves, types and verifies a sudoku window by its pixels. With `completion_dialog`
+/// (a game known to cover its board with a dialog once solved, as GNOME Sudoku does) a window
+/// over the board after the last digit confirms the run, provided every other cell was read
+/// back right just before that digit.
+pub fn run_by_pixels<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    completion_dialog: bool,
+) -> Result<Report, DesktopError> {
+    let _lock = desktop.game_window_key().map(|key| GameLock::take(&key)).transpose()?;
+    let t0 = desktop.elapsed();
+    let seen = read_window(desktop)?;
+    let read = desktop.elapsed() - t0;
+    let side = seen.board.side;
+    if side > 9 {
+        return Err(DesktopError::Capture(format!(
+            "a {side}x{side} board needs letters, which this mode does not type; nothing was typed"
+        )));
+    }
+    let solution = unique_solution(&seen.grid)?;
+    let mut report = Report::solved(
+        &solution,
+        format!("pixels {side}x{side}"),
+        Check::Pixels,
+        read,
+        desktop.elapsed() - t0 - read,
+    );
+    let area = desktop
+        .game_area()?
+        .ok_or_else(|| DesktopError::Capture("the window's place is unknown".into()))?;
+    let targets: Vec<usize> = (0..side * side).filter(|&i| seen.grid.get(i).is_none()).collect();
+    let typing = desktop.elapsed();
+    let board = seen.board;
+    let mut image = desktop.capture()?;
+    // How an empty cell looks unselected: the middle of the empty cells' colours, so that a
+    // cell left selected before the run (its look unchanged by the click) still counts.
+    let plain = {
+        let mut looks: Vec<[f64; 3]> =
+            targets.iter().map(|&i| cell_look(&image, &board, i).0).collect();
+        looks.sort_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()));
+        looks.get(looks.len() / 2).copied().unwrap_or([255.0; 3])
+    };
+    for (k, &index) in targets.iter().enumerate() {
+        if opts.aborted() {
+            return Err(DesktopError::Aborted);
+        }
+        if completion_dialog && k + 1 == targets.len() {
+            // The last digit may end the game behind a dialog: the rest is read back first.
+            let now = read_window(desktop)?;
+            let wrong = differences(&now.grid, &solution, Some(index));
+            if !wrong.is_empty() {
+                return Err(DesktopError::Capture(format!(
+                    "before the last digit, the window shows other values than the solution \
+                     in {wrong}; {} value(s) typed",
+                    report.typed
+                )));
+            }
+            image = desktop.capture()?;
+        }
+        let cell = Cell::from_index(index, side);
+        let (before, _) = cell_look(&image, &board, index);
+        let (left, top, w, h) = cell_rect(&board, index);
+        let (x, y) = (area.x + (left + w / 2.0) as i32, area.y + (top + h / 2.0) as i32);
+        desktop.click(MouseButton::Left, x, y)?;
+        report.actions += 1;
+        let selected = wait_for(desktop, opts, &format!("{cell} to show selected"), |img| {
+            let after = cell_look(img, &board, index).0;
+            changed(after, before) || changed(after, plain)
+        });
+        if let Err(e) = selected {
+            // Whatever the click opened (a popover) is closed; no digit was sent.
+            let _ = desktop.key(Key::Escape);
+            return Err(match e {
+                DesktopError::Timeout { .. } => DesktopError::Capture(format!(
+                    "a click on {cell} did not show it selected (its look did not change); \
+                     {} value(s) typed before it",
+                    report.typed
+                )),
+                other => other,
+            });
+        }
+        let digit = solution.cells()[index];
+        desktop.key(Key::Char(char::from(b'0' + digit)))?;
+        report.actions += 1;
+        report.typed += 1;
+        let shown = wait_for(desktop, opts, &format!("the digit to show in {cell}"), |img| {
+            cell_look(img, &board, index).1 > 0.04
+        });
+        image = match shown {
+            Ok(image) => image,
+            // The game covered its board at once (its completion dialog): checked below.
+            Err(DesktopError::Covered { .. }) if completion_dialog && k + 1 == targets.len() => {
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        if opts.key_delay > Duration::ZERO {
+            desktop.pause(opts.key_delay);
+        }
+    }
+    report.typing = desktop.elapsed() - typing;
+    let verifying = desktop.elapsed();
+    // The last digit may still be settling (a selection fading, a popover closing): the board
+    // is read until it shows the solution, within the bound.
+    let deadline = desktop.elapsed() + opts.timeout;
+    loop {
+        match read_window(desktop) {
+            Ok(now) if now.grid.cells() == solution.cells() => break,
+            Err(DesktopError::Covered { by, .. }) if completion_dialog && !targets.is_empty() => {
+                tracing::debug!(%by, "a window over the board after the last digit");
+                report.check = Check::Completion;
+                break;
+            }
+            Ok(now) if desktop.elapsed() >= deadline => {
+                return Err(DesktopError::Capture(format!(
+                    "after typing, the window shows other values than the solution in {}",
+                    differences(&now.grid, &solution, None)
+                )));
+            }
+            Err(e) if desktop.elapsed() >= deadline => return Err(e),
+            _ => desktop.pause(Duration::from_millis(30)),
+        }
+    }
+    report.verify = desktop.elapsed() - verifying;
+    report.verified = true;
+    Ok(report)
+}

@@ -1,0 +1,110 @@
+//! Issue 23: Debian's GNOME Sudoku (43, GTK3), a real program none of us wrote, played by its
+//! pixels under Xvfb (`desktop --auto --game gnome-sudoku`). The game's own verdict is its
+//! completion dialog ("Well done, you completed the puzzle"), a second window of its process
+//! that it shows only when the board is solved.
+
+use std::time::Duration;
+
+use super::harness::{GNOME_SUDOKU, Game, Screen, require_tools};
+use super::run_ok;
+
+/// Launches GNOME Sudoku at a level, or says why the test is skipped.
+fn launch(screen: &mut Screen, level: &str) -> Option<Game> {
+    let game = screen.launch_gnome_sudoku(level);
+    if game.is_none() {
+        eprintln!("skipping: {GNOME_SUDOKU} is not installed (apt-get install gnome-sudoku)");
+    }
+    game
+}
+
+/// The board as the bot reads it (`desktop --show-read`), waiting (bounded) for the game to
+/// draw it.
+fn board(screen: &Screen) -> String {
+    super::harness::wait_until("GNOME Sudoku's board", Duration::from_secs(20), || {
+        let out = screen.sudobot(&["desktop", "--show-read", "--game", "gnome-sudoku"]);
+        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    })
+}
+
+#[test]
+fn gnome_sudoku_is_solved_at_two_levels() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    for level in ["Easy", "Very Hard"] {
+        let Some(game) = launch(&mut screen, level) else { return };
+        let puzzle = board(&screen);
+        assert_eq!(screen.windows_of(&game).len(), 1, "{level}: no dialog before the run");
+        let out = run_ok(&screen, &["desktop", "--auto", "--game", "gnome-sudoku", "--stats"]);
+        eprintln!("{level}: {puzzle}\n{out}");
+        let blanks = puzzle.bytes().filter(|&b| b == b'.').count();
+        assert!(out.contains(&format!("{blanks} value(s) typed")), "{level}: {out}");
+        assert!(out.contains("completion dialog"), "{level}: {out}");
+        // The game's own verdict: its completion dialog, a second window of the game.
+        let windows = screen.windows_of(&game);
+        assert_eq!(windows.len(), 2, "{level}: the game's completion dialog ({windows:?})");
+        screen.close(game);
+    }
+}
+
+#[test]
+fn a_wrong_entry_is_refused_and_a_signal_stops_between_cells() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    let solved = run_solve(&puzzle);
+    // The player's wrong value in the first empty cell: the puzzle with it has no solution, so
+    // nothing is typed (exit 3), and the board is as the player left it.
+    let first = puzzle.find('.').expect("an empty cell");
+    let right = solved.as_bytes()[first] - b'0';
+    let wrong = if right == 1 { "2" } else { "1" };
+    let (x, y) = centre(first);
+    screen.xdotool(&["mousemove", "--window", &game.window, &x, &y, "click", "1", "key", wrong]);
+    let with_wrong = super::harness::wait_until("the wrong entry", Duration::from_secs(10), || {
+        let now = board(&screen);
+        (now.as_bytes()[first] == wrong.as_bytes()[0]).then_some(now)
+    });
+    let out = screen.sudobot(&["desktop", "--auto", "--game", "gnome-sudoku"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("no solution"), "{stderr}");
+    assert_eq!(board(&screen), with_wrong, "nothing typed");
+    // Undone (Ctrl+Z), then a run stopped by SIGTERM: it exits 143 between two cells, and
+    // every value on the board is a given or the solution's.
+    screen.xdotool(&["key", "--window", &game.window, "ctrl+z"]);
+    assert_eq!(board(&screen), puzzle, "the wrong entry undone");
+    let mut bot = screen.spawn_sudobot(&["desktop", "--auto", "--game", "gnome-sudoku"]);
+    super::harness::wait_until("the first digit", Duration::from_secs(20), || {
+        let now = board(&screen);
+        (now != puzzle).then_some(())
+    });
+    crate::support::signal("-TERM", &bot.pid().to_string());
+    assert_eq!(bot.wait_exit(Duration::from_secs(10)), Some(143), "{}", bot.output());
+    let after = board(&screen);
+    for (i, (a, s)) in after.bytes().zip(solved.bytes()).enumerate() {
+        assert!(
+            a == b'.' || a == s,
+            "cell {i} holds {}, not the solution's {}",
+            a as char,
+            s as char
+        );
+    }
+    assert_eq!(screen.windows_of(&game).len(), 1, "no popover or dialog left open");
+    screen.close(game);
+}
+
+/// A cell's centre in GNOME Sudoku's window (the board at (80, 76), 64-pixel cells, at the
+/// window's default size).
+fn centre(index: usize) -> (String, String) {
+    ((80 + 32 + 64 * (index % 9)).to_string(), (76 + 32 + 64 * (index / 9)).to_string())
+}
+
+/// The solution of a one-line puzzle, by the sudobot binary.
+fn run_solve(puzzle: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudobot"))
+        .args(["solve", puzzle])
+        .output()
+        .expect("run sudobot solve");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
