@@ -70,3 +70,18 @@ fn a_window_partly_off_screen_is_refused_and_a_covered_one_raised() {
     assert_eq!(out.trim(), givens, "the board read once raised");
     screen.close(game);
 }
+
+#[test]
+fn solo_played_by_pixels_is_solved_as_its_copy_text_shows() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    for name in ["3x3du", "2x3"] {
+        let game = screen.launch(game_id(name), &[]);
+        screen.focus(&game);
+        let out = run_ok(&screen, &["desktop", "--auto", "--game", "pixels", "--window", "Solo"]);
+        assert!(out.contains("confirmed by reading the window's pixels back"), "{name}: {out}");
+        // Solo's own Copy text, not the pixels, decides.
+        super::assert_solved(name, &screen.copy_board(&game));
+        screen.close(game);
+    }
+}
