@@ -118,7 +118,10 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
     let stop = signals::watch(Arc::clone(&abort), Arc::clone(&busy))?;
     // Private save directories of desktop runs that were killed (SIGKILL leaves them).
     desktop::save::sweep_stale();
-    let (screen, detected) = connect(args.title(), Duration::from_millis(args.timeout.max(1)))?;
+    // GNOME Sudoku's title is a common word: its window is known by its class too.
+    let class = (args.game == GameArg::GnomeSudoku).then_some("gnome-sudoku");
+    let wait = Duration::from_millis(args.timeout.max(1));
+    let (screen, detected) = connect(args.title(), class, wait)?;
     if args.show_read {
         return show_read(screen);
     }
@@ -240,9 +243,10 @@ fn run_auto(
 #[cfg(all(unix, not(target_os = "macos")))]
 fn connect(
     title: &str,
+    class: Option<&str>,
     wait: std::time::Duration,
 ) -> anyhow::Result<(Box<dyn Desktop>, Option<Platform>)> {
-    let screen = desktop::x11::X11Desktop::connect(title, wait)?;
+    let screen = desktop::x11::X11Desktop::connect_class(title, class, wait)?;
     let front_end = screen.front_end();
     Ok((Box::new(screen), front_end))
 }
@@ -250,6 +254,7 @@ fn connect(
 #[cfg(not(all(unix, not(target_os = "macos"))))]
 fn connect(
     _title: &str,
+    _class: Option<&str>,
     _wait: std::time::Duration,
 ) -> anyhow::Result<(Box<dyn Desktop>, Option<Platform>)> {
     Ok((Box::new(desktop::portable::PortableDesktop::new()?), None))

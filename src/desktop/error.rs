@@ -16,6 +16,17 @@ pub enum DesktopError {
         /// The title looked for.
         title: String,
     },
+    /// No window with the title and the game's `WM_CLASS` was found.
+    #[error(
+        "no window titled {title:?} of the class {class:?} is showing (is the game running, \
+         with a game started? use --window to give another title)"
+    )]
+    WindowOfClassNotFound {
+        /// The title looked for.
+        title: String,
+        /// The class required.
+        class: String,
+    },
     /// The game window is minimized (or otherwise not shown).
     #[error(
         "the window titled {title:?} is minimized: restore it, then run again; nothing was typed"

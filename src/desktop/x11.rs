@@ -33,6 +33,8 @@ mod state;
 pub struct X11Desktop {
     /// The title the game window was found by.
     title: String,
+    /// The `WM_CLASS` (instance or class) the game window must have, when one is required.
+    class: Option<String>,
     conn: RustConnection,
     root: Window,
     game: Window,
@@ -56,6 +58,17 @@ impl X11Desktop {
     /// `WM_CLASS` names a Solo front end) and focuses it. A game that is still starting gets up
     /// to `wait` to show its window.
     pub fn connect(title: &str, wait: Duration) -> Result<X11Desktop, DesktopError> {
+        X11Desktop::connect_class(title, None, wait)
+    }
+
+    /// [`X11Desktop::connect`], taking only a window whose `WM_CLASS` instance or class is
+    /// `class` (any case) when one is given: a game known by its class (`gnome-sudoku`) is
+    /// never confused with another window of the same title (a browser tab "Sudoku").
+    pub fn connect_class(
+        title: &str,
+        class: Option<&str>,
+        wait: Duration,
+    ) -> Result<X11Desktop, DesktopError> {
         let (conn, screen) = x11rb::connect(None).map_err(|e| {
             let display = std::env::var("DISPLAY").unwrap_or_default();
             display_error(format!(
@@ -84,6 +97,7 @@ impl X11Desktop {
         let input = Input::new()?;
         let mut desktop = X11Desktop {
             title: title.to_string(),
+            class: class.map(str::to_string),
             conn,
             root,
             game: root,
@@ -134,18 +148,22 @@ impl X11Desktop {
         Ok(cookie.map_err(display_error)?.reply())
     }
 
-    /// The front end named by a window's `WM_CLASS` (two NUL-terminated strings: instance,
-    /// class), if any.
-    fn front_end_of(&self, window: Window) -> Result<Option<Platform>, DesktopError> {
+    /// A window's `WM_CLASS`: two NUL-terminated strings, instance and class (none when the
+    /// window has gone away).
+    fn class_names(&self, window: Window) -> Result<Vec<String>, DesktopError> {
         let reply = self.property(window, AtomEnum::WM_CLASS, AtomEnum::STRING, 256)?;
         let Ok(reply) = reply else {
-            return Ok(None); // the window went away
+            return Ok(Vec::new()); // the window went away
         };
         let text = String::from_utf8_lossy(&reply.value);
-        let mut names = text.split('\0');
-        let instance = names.next().unwrap_or_default();
-        let class = names.next().unwrap_or_default();
-        Ok(Platform::from_window_class(instance, class))
+        Ok(text.split('\0').take(2).map(str::to_string).collect())
+    }
+
+    /// The front end named by a window's `WM_CLASS`, if any.
+    fn front_end_of(&self, window: Window) -> Result<Option<Platform>, DesktopError> {
+        let names = self.class_names(window)?;
+        let name = |i: usize| names.get(i).map_or("", String::as_str);
+        Ok(Platform::from_window_class(name(0), name(1)))
     }
 
     /// The game window titled `title` and its front end: the first viewable window with that
@@ -154,6 +172,14 @@ impl X11Desktop {
         &self,
         title: &str,
     ) -> Result<Option<(Window, Option<Platform>)>, DesktopError> {
+        if let Some(wanted) = &self.class {
+            for window in self.windows_titled(title)? {
+                if self.class_names(window)?.iter().any(|n| n.eq_ignore_ascii_case(wanted)) {
+                    return Ok(Some((window, None)));
+                }
+            }
+            return Ok(None);
+        }
         let mut first = None;
         for window in self.windows_titled(title)? {
             if let Some(platform) = self.front_end_of(window)? {

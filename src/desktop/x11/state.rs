@@ -86,6 +86,8 @@ impl X11Desktop {
         })();
         if minimized.unwrap_or(false) {
             DesktopError::Minimized { title: title.to_string() }
+        } else if let Some(class) = &self.class {
+            DesktopError::WindowOfClassNotFound { title: title.to_string(), class: class.clone() }
         } else {
             DesktopError::WindowNotFound { title: title.to_string() }
         }
