@@ -516,6 +516,28 @@ async fn verify(
     play::confirm(driver, site, None, false, None).await
 }
 
+/// `sites check --url` for a board read from pixels: what one read of the element shows, and
+/// whether it could be played (a board, every cell certain).
+pub async fn check(driver: &WebDriver, selector: &str) -> (String, bool) {
+    match look(driver, selector).await {
+        Ok((_, shot)) => {
+            let side = shot.read.board.side;
+            let givens = shot.page_board().givens();
+            let uncertain = shot.read.uncertain();
+            let mut text = format!(
+                "pixels: a {side}x{side} board with {givens} givens, read in {:.0} ms",
+                (shot.screenshot + shot.recognition).as_secs_f64() * 1000.0
+            );
+            if !uncertain.is_empty() {
+                text.push_str(&format!("; {}", PixelError::Uncertain { cells: uncertain.clone() }));
+            }
+            (text, uncertain.is_empty())
+        }
+        Err(ShotError::Driver(step, e)) => (format!("{step}: {}", play::short(&e)), false),
+        Err(ShotError::Pixels(e)) => (format!("pixels: {e}"), false),
+    }
+}
+
 fn timed(slot: &mut Option<Duration>, start: Instant) {
     *slot = Some(slot.unwrap_or_default() + start.elapsed());
 }
@@ -524,13 +546,80 @@ fn timed(slot: &mut Option<Duration>, start: Instant) {
 mod tests {
     use super::*;
 
+    /// A shot of a 9x9 board read from `puzzle` (`.` empty, `?` an uncertain cell).
+    fn shot(puzzle: &str) -> Shot {
+        use crate::pixels::{Board, CellRead};
+        let spans: Vec<(usize, usize)> = (0..9).map(|i| (i * 50 + 2, i * 50 + 48)).collect();
+        let board = Board {
+            left: 0,
+            top: 0,
+            width: 450,
+            height: 450,
+            side: 9,
+            box_width: 3,
+            box_height: 3,
+            boxes_seen: true,
+            rows: spans.clone(),
+            cols: spans,
+        };
+        let cells = puzzle
+            .bytes()
+            .map(|b| match b {
+                b'1'..=b'9' => {
+                    CellRead { kind: CellKind::Given, value: Some(b - b'0'), confidence: 1.0 }
+                }
+                b'?' => CellRead { kind: CellKind::Unclear, value: Some(1), confidence: 0.2 },
+                _ => CellRead { kind: CellKind::Empty, value: None, confidence: 1.0 },
+            })
+            .collect();
+        Shot {
+            read: BoardRead { board, cells },
+            mapping: Mapping {
+                css_width: 450.0,
+                css_height: 450.0,
+                image_width: 450,
+                image_height: 450,
+            },
+            screenshot: Duration::ZERO,
+            recognition: Duration::ZERO,
+        }
+    }
+
+    const PUZZLE: &str =
+        "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
+
+    #[test]
+    fn an_uncertain_cell_is_left_out_only_when_the_rest_is_unique() {
+        let (board, _, solution, uncertain) = solve_read(&shot(PUZZLE), "#c").unwrap();
+        assert_eq!(board.givens(), 36);
+        assert!(uncertain.is_empty());
+        // r1c5 (a given 6) unreadable: the other givens still have one solution.
+        let one = PUZZLE.replacen('6', "?", 1);
+        let (_, _, s, uncertain) = solve_read(&shot(&one), "#c").unwrap();
+        assert_eq!(uncertain, [Cell { row: 0, col: 4 }]);
+        assert_eq!(s.cells(), solution.cells());
+        // Nearly every given unreadable: refused, naming the cells.
+        let many: String = PUZZLE
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i < 70 && c != '.' { '?' } else { c })
+            .collect();
+        let err = solve_read(&shot(&many), "#c").unwrap_err().to_string();
+        assert!(err.contains("uncertain: r1c4 r1c5"), "{err}");
+        assert!(err.contains("without them the board has no unique solution"), "{err}");
+        assert!(err.contains("nothing was typed"), "{err}");
+        // A cell's centre, from the element's centre.
+        assert_eq!(shot(PUZZLE).cell_offset(0), Some((-200, -200)));
+        assert_eq!(shot(PUZZLE).cell_offset(80), Some((201, 201)));
+    }
+
     #[test]
     fn offsets_map_image_pixels_to_css_pixels_from_the_centre() {
         // 1:1.
         let m =
             Mapping { css_width: 360.0, css_height: 360.0, image_width: 360, image_height: 360 };
         assert_eq!(m.offset(180, 180), (1, 1));
-        assert_eq!(m.offset(19, 19), (-160, -160));
+        assert_eq!(m.offset(20, 20), (-160, -160));
         // devicePixelRatio 2: the screenshot is twice the CSS size.
         let m =
             Mapping { css_width: 360.0, css_height: 360.0, image_width: 720, image_height: 720 };

@@ -999,7 +999,8 @@ mod tests {
                 "sudoku.name",
                 "sudokupuzzle.org",
                 "websudoku.com",
-                "sudokuonline.eu"
+                "sudokuonline.eu",
+                "sudoku.com"
             ]
         );
     }
@@ -1029,6 +1030,35 @@ mod tests {
         assert!(!err.contains("report this"), "{err}");
         let err = Site::parse("x.toml", "description = 1").unwrap_err().to_string();
         assert!(err.starts_with("x.toml: "), "{err}");
+    }
+
+    #[test]
+    fn pixel_boards_name_one_element_and_no_dom_keys() {
+        let site = find("sudoku.com", None).unwrap().site;
+        assert!(site.board.is_pixels());
+        assert_eq!(site.board.cells, "#game > canvas");
+        assert_eq!(site.difficulty_value(Some("master")).unwrap(), "evil");
+        assert_eq!(site.url_for("evil", None), "https://sudoku.com/evil/");
+        // The written-out board reads back the same.
+        let again = Site::parse("again.toml", &site.to_toml()).unwrap();
+        assert!(again.board.is_pixels() && again.board.given_marker.is_none());
+        let text = include_str!("../../sites/sudoku.com.toml");
+        for (add, key) in [
+            ("given = { class = \"x\" }", "board.given"),
+            ("side = 6", "board.side"),
+            ("order = \"position\"", "board.order"),
+            ("value = \"text\"", "board.value"),
+        ] {
+            let bad = text.replace("read = \"pixels\"", &format!("read = \"pixels\"\n{add}"));
+            let err = Site::parse("x.toml", &bad).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("x.toml: `{key}`:")), "{add}: {err}");
+            assert!(err.contains("pixels"), "{err}");
+        }
+        // A board of elements still needs its given marker.
+        let text = include_str!("../../sites/sudoku.name.toml");
+        let given = text.lines().find(|l| l.starts_with("given")).unwrap();
+        let err = Site::parse("x.toml", &text.replace(given, "")).unwrap_err().to_string();
+        assert!(err.starts_with("x.toml: `board.given`: is required"), "{err}");
     }
 
     #[test]
