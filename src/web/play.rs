@@ -1021,8 +1021,14 @@ async fn navigate(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
         driver.delete_all_cookies().await.map_err(wd("clearing cookies"))?;
         driver.refresh().await.map_err(nav)?;
     }
+    dismiss(driver, site).await;
+    Ok(())
+}
+
+/// Clicks each of the site's `consent.dismiss` selectors that is present (best effort: a banner
+/// that is not there is fine).
+pub(super) async fn dismiss(driver: &WebDriver, site: &Site) {
     for selector in &site.consent.dismiss {
-        // Best effort: a banner that is not there is fine.
         let _ = driver
             .execute(
                 "const e = document.querySelector(arguments[0]); if (e) { e.click(); } return !!e;",
@@ -1030,7 +1036,6 @@ async fn navigate(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
             )
             .await;
     }
-    Ok(())
 }
 
 /// Enters the board's frames and waits (bounded) until the board is ready.
