@@ -31,6 +31,13 @@ const SETTLE: Duration = Duration::from_millis(1000);
 /// Between two screenshots of a wait.
 const TICK: Duration = Duration::from_millis(30);
 
+/// Parses the pixel reader's digit templates on a thread of their own, so the first read of a
+/// canvas does not wait for them (called when a board is known to be read from pixels, before
+/// the page is ready).
+pub fn warm_up() {
+    std::thread::spawn(pixels::digits::template_count);
+}
+
 /// Image pixels to CSS pixels: the element's size on the page against its screenshot's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mapping {
@@ -133,11 +140,10 @@ impl ShotError {
 /// Screenshots the element and reads it.
 async fn shoot(element: &WebElement) -> Result<Shot, ShotError> {
     let t = Instant::now();
-    let rect = element.rect().await.map_err(|e| ShotError::Driver("measuring the board", e))?;
-    let png = element
-        .screenshot_as_png()
-        .await
-        .map_err(|e| ShotError::Driver("taking a screenshot of the board", e))?;
+    // The two commands overlap (their HTTP round trips, at least).
+    let (rect, png) = tokio::join!(element.rect(), element.screenshot_as_png());
+    let rect = rect.map_err(|e| ShotError::Driver("measuring the board", e))?;
+    let png = png.map_err(|e| ShotError::Driver("taking a screenshot of the board", e))?;
     let screenshot = t.elapsed();
     let t = Instant::now();
     let image = pixels::decode(&png).map_err(ShotError::Pixels)?;

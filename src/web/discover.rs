@@ -396,6 +396,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
             .filter(|(_, c)| (c[2] - c[3]).abs() <= 0.2 * c[2].max(c[3]))
             .max_by(|a, b| (a.1[2] * a.1[3]).total_cmp(&(b.1[2] * b.1[3])));
         if let Some((frame, canvas)) = canvas {
+            super::canvas::warm_up();
             return canvas_found(driver, url, frame, canvas, rejected).await;
         }
         rejected.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));

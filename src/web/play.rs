@@ -440,6 +440,9 @@ pub async fn play(
     options: &PlayOptions,
     timings: &mut Timings,
 ) -> Result<Outcome, PlayError> {
+    if site.board.is_pixels() {
+        super::canvas::warm_up();
+    }
     let t = Instant::now();
     navigate(driver, site, options).await?;
     timed(&mut timings.navigate, t);
