@@ -426,7 +426,6 @@ async fn type_all(
     notes: &[Vec<String>],
     options: &PlayOptions,
 ) -> Result<(), PlayError> {
-    let side = shot.read.board.side;
     let Some((first, rest)) = targets.split_first() else { return Ok(()) };
     if let Some(thinking) = &options.thinking {
         for (i, t) in targets.iter().enumerate() {
@@ -437,7 +436,7 @@ async fn type_all(
                 .await
                 .map_err(PlayError::Typing)?;
             if i == 0 {
-                prove(el, selector, side, first).await?;
+                prove(el, selector, shot, first).await?;
             }
             // The user's pacing between steps.
             tokio::time::sleep(thinking.step_delay).await;
@@ -445,7 +444,7 @@ async fn type_all(
         return Ok(());
     }
     type_cells(driver, el, shot, std::slice::from_ref(first)).await.map_err(PlayError::Typing)?;
-    prove(el, selector, side, first).await?;
+    prove(el, selector, shot, first).await?;
     if !rest.is_empty() {
         type_cells(driver, el, shot, rest).await.map_err(PlayError::Typing)?;
     }
@@ -457,13 +456,19 @@ async fn type_all(
 async fn prove(
     el: &WebElement,
     selector: &str,
-    side: usize,
+    before: &Shot,
     first: &Target,
 ) -> Result<(), PlayError> {
-    let (last, ok) =
-        wait_for(el, selector, CLICK_PROOF, |s| holds(s, side, first.index, first.digit)).await?;
+    let side = before.read.board.side;
+    let (last, ok) = wait_for(el, selector, CLICK_PROOF, |s| {
+        holds(s, side, first.index, first.digit) && changed_given(before, s).is_none()
+    })
+    .await?;
     if ok {
         return Ok(());
+    }
+    if let Some(why) = last.as_ref().and_then(|s| changed_given(before, s)) {
+        return Err(PlayError::BoardChanged(why));
     }
     let cell = Cell::from_index(first.index, side);
     let seen = last.map(|s| shows(&s, first.index)).unwrap_or_else(|| "no board".into());
@@ -471,6 +476,27 @@ async fn prove(
         "clicking the centre of {cell} on the canvas and pressing {} left it showing {seen}",
         symbol_key(first.digit)
     )))
+}
+
+/// A given of the board as first read that `now` does not show the same (another puzzle, or
+/// another shape): what changed, in words.
+fn changed_given(before: &Shot, now: &Shot) -> Option<String> {
+    let side = before.read.board.side;
+    if now.read.board.side != side {
+        return Some(format!("the {side}x{side} board now reads as {0}x{0}", now.read.board.side));
+    }
+    let was = before.page_board();
+    let is = now.page_board();
+    (0..was.raw.len())
+        .find(|&i| was.given[i] && is.raw[i] != was.raw[i] && now.read.cells[i].is_certain())
+        .map(|i| {
+            format!(
+                "given {} was {} when read and shows {} now",
+                Cell::from_index(i, side),
+                was.raw[i],
+                shows(now, i)
+            )
+        })
 }
 
 /// Reads the board back until every cell shows the solution (bounded by the completion
