@@ -224,7 +224,7 @@ async fn wait_board(
                 PlayError::Pixels { selector, source, .. } => PlayError::Pixels {
                     selector,
                     source,
-                    note: format!(" (looked for {:?})", start.elapsed()),
+                    note: format!(" (looked for {:.1} s)", start.elapsed().as_secs_f64()),
                 },
                 other => other,
             });
