@@ -512,15 +512,40 @@ async fn verify(
     let side = before.read.board.side;
     let want = solution.cells();
     let bound = Duration::from_millis(site.completion.timeout_ms);
-    let (last, ok) = wait_for(el, &site.board.cells, bound, |s| {
-        (0..want.len()).all(|i| holds(s, side, i, want[i]))
+    let start = Instant::now();
+    // Cells never typed because they could not be read may stay unreadable: once every other
+    // cell is right, they get SETTLE to show their digit, not the whole bound.
+    let others_right = std::cell::Cell::new(None::<Instant>);
+    let (last, _) = wait_for(el, &site.board.cells, bound, |s| {
+        let right = |i: usize| holds(s, side, i, want[i]);
+        if !(0..want.len()).filter(|i| !unsure.contains(i)).all(right) {
+            others_right.set(None);
+            return false;
+        }
+        let since = others_right.get().unwrap_or_else(Instant::now);
+        others_right.set(Some(since));
+        unsure.iter().all(|&i| right(i)) || since.elapsed() >= SETTLE
     })
     .await?;
+    let ok = last.as_ref().is_some_and(|s| (0..want.len()).all(|i| holds(s, side, i, want[i])));
     if !ok {
         let detail = match &last {
             None => "no board could be read".to_string(),
             Some(s) if s.read.board.side != side => {
                 format!("a {0}x{0} board is shown now", s.read.board.side)
+            }
+            Some(s)
+                if (0..want.len()).all(|i| holds(s, side, i, want[i]) || unsure.contains(&i)) =>
+            {
+                let cells: Vec<String> = (0..want.len())
+                    .filter(|&i| !holds(s, side, i, want[i]))
+                    .map(|i| Cell::from_index(i, side).to_string())
+                    .collect();
+                format!(
+                    "every other cell shows the solution, but {} could not be read (and was \
+                     never typed), so the board is not confirmed",
+                    cells.join(" ")
+                )
             }
             Some(s) => {
                 let wrong: Vec<String> = (0..want.len())
@@ -539,7 +564,7 @@ async fn verify(
                 wrong.join(", ")
             }
         };
-        return Err(PlayError::NotShown { waited: bound, detail });
+        return Err(PlayError::NotShown { waited: start.elapsed(), detail });
     }
     tracing::debug!("every cell read back right");
     if site.completion.success.read_back && site.completion.submit.is_none() {

@@ -266,7 +266,9 @@ pub enum PlayError {
     },
     /// After typing on a canvas, the board read back does not show the solution.
     #[error(
-        "after typing, the board read back does not show the solution within {waited:?}: {detail}"
+        "after typing, the board read back does not show the solution (read back for {:.1} s): \
+         {detail}",
+        waited.as_secs_f64()
     )]
     NotShown {
         /// How long it was read back for.

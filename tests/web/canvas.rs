@@ -1,7 +1,8 @@
 //! Boards drawn on a canvas, read from their pixels: the sudoku.com replica through its site
 //! file, the same board on a page no site file describes (found by discovery, on a browser that
 //! draws two device pixels a CSS pixel), and a board whose givens break a rule, refused with
-//! nothing typed. The replica decides "solved" itself and reports every key it receives.
+//! nothing typed, and one whose unreadable given is left out (the rest has one solution). The
+//! replica decides "solved" itself and reports every key it receives.
 
 use super::server::FixtureServer;
 use super::{assert_code, browser_lock, config_with, sudobot, text};
@@ -64,4 +65,19 @@ fn an_invalid_canvas_board_is_refused_with_nothing_typed() {
     assert!(stderr.contains("nothing was typed"), "{stderr}");
     assert!(server.verdicts("sudoku_com_invalid_keys").is_empty(), "the page saw no key");
     assert!(server.verdicts("sudoku_com_invalid").is_empty());
+}
+
+#[test]
+fn an_unreadable_given_is_never_typed_into_and_the_run_says_it_is_not_confirmed() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    // r1c5's given 6 is drawn as an X: without it the givens still have one solution.
+    let url = server.url("sudoku_com.html?smudge=X");
+    let out = sudobot(&["web", "--site", "sudoku.com", "--url", &url, "--no-discover"]);
+    assert_code(&out, 1);
+    let stderr = text(&out).1;
+    assert!(stderr.contains("r1c5 could not be read (and was never typed)"), "{stderr}");
+    // Every other cell was typed right: the page itself says solved, with no mistake.
+    assert_eq!(server.verdicts("sudoku_com"), ["solved"], "{stderr}");
+    assert_eq!(server.verdicts("sudoku_com_keys").len(), 45);
 }
