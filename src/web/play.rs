@@ -1060,13 +1060,20 @@ async fn enter_board(
     }
     if site.board.is_pixels() {
         // The board's own wait (its pixels) is `canvas::play`'s; here the element must exist.
-        return wait_element(driver, site, options.element_timeout).await;
+        let heal = options.discover == Discover::Fallback;
+        return wait_element(driver, site, options.element_timeout, heal).await;
     }
     wait_ready(driver, site, options.element_timeout, options.discover == Discover::Fallback).await
 }
 
-/// Waits (bounded) until the board's one element (a canvas) is in the document.
-async fn wait_element(driver: &WebDriver, site: &Site, bound: Duration) -> Result<(), PlayError> {
+/// Waits (bounded) until the board's one element (a canvas) is in the document. With
+/// self-healing on, an element still missing after [`MISMATCH_SETTLE`] goes to discovery.
+async fn wait_element(
+    driver: &WebDriver,
+    site: &Site,
+    bound: Duration,
+    heal: bool,
+) -> Result<(), PlayError> {
     let bound = site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(bound);
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(25));
@@ -1075,7 +1082,7 @@ async fn wait_element(driver: &WebDriver, site: &Site, bound: Duration) -> Resul
         if board_here(driver, site).await {
             return Ok(());
         }
-        if start.elapsed() >= bound {
+        if start.elapsed() >= bound || (heal && start.elapsed() >= MISMATCH_SETTLE) {
             return Err(PlayError::NotReady {
                 cells: site.cell_count(),
                 mismatch: true,

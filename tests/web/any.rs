@@ -140,6 +140,7 @@ fn built_in_sites_heal_when_their_page_renames_the_board() {
         ("sudokuonline.eu", "sudokuonline.html", "sudokuonline"),
         ("nytimes", "nytimes.html", "nytimes"),
         ("puzzle-sudoku.com", "puzzle_sudoku.html", "puzzle_sudoku"),
+        ("sudoku.com", "sudoku_com.html", "sudoku_com"),
     ];
     assert_eq!(pages.len(), RENAMES.len(), "every renamed replica is played");
     for (site, file, key) in pages {
