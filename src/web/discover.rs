@@ -59,7 +59,7 @@ for (let i = 0; i < Math.min(all.length, cap); i++) {
   const e = all[i];
   const r = e.getBoundingClientRect();
   if (e.tagName === 'CANVAS') {
-    if (r.width >= 100 && r.height >= 100) canvases.push([r.left + sx, r.top + sy, r.width, r.height]);
+    if (r.width >= 100 && r.height >= 100) { kept.push(e); canvases.push([r.left + sx, r.top + sy, r.width, r.height, kept.length - 1]); }
     continue;
   }
   if (skip.has(e.tagName)) continue;
@@ -212,7 +212,8 @@ pub struct Element {
 struct Scan {
     cells: Vec<Element>,
     frames: usize,
-    canvases: Vec<[f64; 4]>,
+    /// Left, top, width, height and the index in the scan's kept elements.
+    canvases: Vec<[f64; 5]>,
     truncated: bool,
     total: usize,
 }
@@ -243,17 +244,6 @@ pub enum DiscoverError {
         best: Option<String>,
         /// The scan stopped at the element cap.
         capped: Option<usize>,
-    },
-    /// A canvas board.
-    #[error(
-        "a board drawn on a canvas ({width:.0}x{height:.0} px): reading pixels is not supported \
-         yet; nothing was typed"
-    )]
-    Canvas {
-        /// Its width.
-        width: f64,
-        /// Its height.
-        height: f64,
     },
     /// The chosen cells have no selector that matches exactly them.
     #[error("found {what}, but no CSS selector matches exactly its cells; nothing was typed")]
@@ -399,11 +389,15 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
     // Prefer the interactive one, then the largest.
     candidates.sort_by(|a, b| b.interactive.cmp(&a.interactive).then(b.area.total_cmp(&a.area)));
     let Some(best) = candidates.first().cloned() else {
-        if let Some((frame, canvas)) = scans.iter().find_map(|(f, s)| {
-            s.canvases.iter().find(|c| (c[2] - c[3]).abs() <= 0.2 * c[2].max(c[3])).map(|c| (f, *c))
-        }) {
-            tracing::debug!(?frame, "a square canvas and no DOM board");
-            return Err(DiscoverError::Canvas { width: canvas[2], height: canvas[3] });
+        // No DOM board: the largest square canvas, read from its pixels.
+        let canvas = scans
+            .iter()
+            .flat_map(|(f, s)| s.canvases.iter().map(move |c| (f, *c)))
+            .filter(|(_, c)| (c[2] - c[3]).abs() <= 0.2 * c[2].max(c[3]))
+            .max_by(|a, b| (a.1[2] * a.1[3]).total_cmp(&(b.1[2] * b.1[3])));
+        if let Some((frame, canvas)) = canvas {
+            super::canvas::warm_up();
+            return canvas_found(driver, url, frame, canvas, rejected).await;
         }
         rejected.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
         return Err(DiscoverError::NoBoard {
@@ -461,7 +455,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
         value,
         id_template: None,
         read: ReadMode::Script,
-        given,
+        given_marker: Some(given),
         min_givens: Some(given_count.min(17)),
         ready_timeout_ms: None,
     };
@@ -469,6 +463,58 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
     site.frames = frame_path(&best.frame);
     site.fill.strategy = strategy;
     Ok(Found { site, why, others, givens: given_count, took: Duration::ZERO })
+}
+
+/// The site for a square canvas found with no DOM board: its pixels are read
+/// (`read = "pixels"`), its cells clicked, success by read-back.
+async fn canvas_found(
+    driver: &WebDriver,
+    url: &str,
+    frame: &[usize],
+    canvas: [f64; 5],
+    rejected: Vec<(String, u8, f64)>,
+) -> Result<Found, DiscoverError> {
+    let what = format!(
+        "a square canvas ({:.0}x{:.0} px){}",
+        canvas[2],
+        canvas[3],
+        if frame.is_empty() {
+            String::new()
+        } else {
+            format!(" in frame {}", frame_path(frame).join(" > "))
+        }
+    );
+    enter(driver, frame).await?;
+    let k = canvas[4] as usize;
+    let selector: Option<String> = driver
+        .execute(SELECTOR_JS, vec![vec![k].into()])
+        .await
+        .and_then(|r| r.convert())
+        .map_err(DiscoverError::WebDriver)?;
+    let Some(selector) = selector else {
+        return Err(DiscoverError::NoSelector { what });
+    };
+    let board = Board {
+        side: super::site::SIDE,
+        boxes: None,
+        cells: selector.clone(),
+        order: Order::Document,
+        value: ValueSource::Value,
+        id_template: None,
+        read: ReadMode::Pixels,
+        given_marker: None,
+        min_givens: None,
+        ready_timeout_ms: None,
+    };
+    let mut site = page_site(url, board);
+    site.frames = frame_path(frame);
+    site.fill.strategy = Strategy::Click;
+    let why = format!(
+        "{what} at `{selector}` and no board made of elements: read from its pixels; typed by \
+         clicking each cell's centre, then its key"
+    );
+    let others = rejected.into_iter().map(|r| r.0).collect();
+    Ok(Found { site, why, others, givens: 0, took: Duration::ZERO })
 }
 
 /// A site for the page at `url` with `board`: no levels, success by read-back. Before discovery
@@ -506,7 +552,7 @@ pub fn placeholder_board() -> Board {
         value: ValueSource::Value,
         id_template: None,
         read: ReadMode::Script,
-        given: Given::Filled(true),
+        given_marker: Some(Given::Filled(true)),
         min_givens: None,
         ready_timeout_ms: None,
     }

@@ -9,6 +9,8 @@
 //! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable;
 //! - [`discover`]: finding the board on a page no site file describes (and when a site file's
 //!   board no longer matches);
+//! - [`canvas`]: boards drawn on a canvas, read from an element screenshot by
+//!   [`crate::pixels`], typed by clicking cell centres;
 //! - [`read`], [`fill`], [`guard`], [`play`]: reading the board, typing (with the in-page guard
 //!   that keeps keys on the board), verifying one puzzle;
 //! - [`pool`]: `--parallel K`: K sessions work through the puzzles, a failed puzzle is
@@ -19,6 +21,7 @@
 //! - [`demo`]: the embedded practice page and its HTTP server (hyper).
 
 pub mod browser;
+pub mod canvas;
 pub mod config;
 pub mod demo;
 pub mod discover;

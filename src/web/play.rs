@@ -252,6 +252,30 @@ pub enum PlayError {
     /// The technique engine failed on a board the solver solved (a bug, said as such).
     #[error("the technique engine: {0}; nothing was typed")]
     Logic(String),
+    /// A board drawn in an element (a canvas) could not be read from its pixels, or not with
+    /// certainty; nothing was typed.
+    #[error("the board drawn in `{selector}` cannot be read: {source}{note}; nothing was typed")]
+    Pixels {
+        /// The element's selector.
+        selector: String,
+        /// What the pixel reader said.
+        #[source]
+        source: crate::pixels::PixelError,
+        /// More about it (e.g. the board without the uncertain cells is not unique).
+        note: String,
+    },
+    /// After typing on a canvas, the board read back does not show the solution.
+    #[error(
+        "after typing, the board read back does not show the solution (read back for {:.1} s): \
+         {detail}",
+        waited.as_secs_f64()
+    )]
+    NotShown {
+        /// How long it was read back for.
+        waited: Duration,
+        /// The cells that differ and what they show.
+        detail: String,
+    },
     /// Another WebDriver failure.
     #[error("{step}: {}{}", selector_of(.selector), short(.source))]
     WebDriver {
@@ -308,8 +332,8 @@ impl PlayError {
             PlayError::Navigate { .. } => "page did not load",
             PlayError::Frame { .. } => "frame not found",
             PlayError::NotReady { .. } => "board not ready",
-            PlayError::Read(_) => "board unreadable",
-            PlayError::Discover(DiscoverError::Canvas { .. }) => "canvas board",
+            PlayError::Read(_) | PlayError::Pixels { .. } => "board unreadable",
+            PlayError::NotShown { .. } => "not read back",
             PlayError::Discover(_) | PlayError::NotHealed { .. } => "no board found",
             PlayError::Invalid(_) => "invalid board",
             PlayError::Unsolvable => "no solution",
@@ -363,7 +387,7 @@ fn is_transport(e: &WebDriverError) -> bool {
 /// session id" or "no such window", thirtyfour's own session errors. A driver's "unknown
 /// error" says it only in words (chromedriver's "disconnected" and "not reachable", a Grid's
 /// "Unable to find session"), so for those kinds alone the message is read.
-fn is_session_lost(e: &WebDriverError) -> bool {
+pub(super) fn is_session_lost(e: &WebDriverError) -> bool {
     use WebDriverErrorInner as K;
     let message = match e.as_inner() {
         K::HttpError(..)
@@ -418,11 +442,17 @@ pub async fn play(
     options: &PlayOptions,
     timings: &mut Timings,
 ) -> Result<Outcome, PlayError> {
+    if site.board.is_pixels() {
+        super::canvas::warm_up();
+    }
     let t = Instant::now();
     navigate(driver, site, options).await?;
     timed(&mut timings.navigate, t);
     let (owned, healed) = find_board(driver, site, options, timings).await?;
     let site = owned.as_ref().unwrap_or(site);
+    if site.board.is_pixels() {
+        return super::canvas::play(driver, site, options, timings, healed).await;
+    }
 
     let mut resolved = 0;
     let mut mode = site.board.read;
@@ -520,7 +550,11 @@ fn board_grid(board: &PageBoard, puzzle: &Grid) -> Grid {
 }
 
 /// The `--hint` answer: the values typed so far that are wrong, else the easiest next step.
-fn hint_for(board: &PageBoard, solution: &Grid, scale: Scale) -> Result<Hint, PlayError> {
+pub(super) fn hint_for(
+    board: &PageBoard,
+    solution: &Grid,
+    scale: Scale,
+) -> Result<Hint, PlayError> {
     let wrong: Vec<(Cell, String)> = (0..board.raw.len())
         .filter(|&i| {
             !board.given[i] && !board.raw[i].is_empty() && board.digit(i) != solution.cells()[i]
@@ -543,7 +577,7 @@ fn hint_for(board: &PageBoard, solution: &Grid, scale: Scale) -> Result<Hint, Pl
 /// the player's right values (wrong ones are retyped where the engine places that cell). Returns
 /// for each target, in the new order, the texts of the steps told before it is typed: every
 /// step since the previous placement, eliminations included.
-fn engine_order(
+pub(super) fn engine_order(
     board: &PageBoard,
     solution: &Grid,
     scale: Scale,
@@ -862,7 +896,18 @@ async fn verify(
     outcome.retried =
         read_back(driver, site, &cells, targets, outcome.solution.cells(), after, &mut alert)
             .await?;
-    outcome.confirmation = confirm(driver, site, &cells, board, before, alert).await?;
+    let key_cell = site.completion.key.map(|_| {
+        // Pressed in the last editable cell, as a person would after typing the last digit.
+        let last = board
+            .dom_order
+            .iter()
+            .rev()
+            .find(|&&i| !board.given[i])
+            .copied()
+            .unwrap_or(board.raw.len() - 1);
+        &cells[last]
+    });
+    outcome.confirmation = confirm(driver, site, key_cell, before, alert).await?;
     outcome.confirmed = !site.completion.success.read_back;
     Ok(())
 }
@@ -981,8 +1026,14 @@ async fn navigate(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
         driver.delete_all_cookies().await.map_err(wd("clearing cookies"))?;
         driver.refresh().await.map_err(nav)?;
     }
+    dismiss(driver, site).await;
+    Ok(())
+}
+
+/// Clicks each of the site's `consent.dismiss` selectors that is present (best effort: a banner
+/// that is not there is fine).
+pub(super) async fn dismiss(driver: &WebDriver, site: &Site) {
     for selector in &site.consent.dismiss {
-        // Best effort: a banner that is not there is fine.
         let _ = driver
             .execute(
                 "const e = document.querySelector(arguments[0]); if (e) { e.click(); } return !!e;",
@@ -990,7 +1041,6 @@ async fn navigate(driver: &WebDriver, site: &Site, options: &PlayOptions) -> Res
             )
             .await;
     }
-    Ok(())
 }
 
 /// Enters the board's frames and waits (bounded) until the board is ready.
@@ -1008,7 +1058,40 @@ async fn enter_board(
         }
         enter_frame(driver, frame, options.element_timeout).await?;
     }
+    if site.board.is_pixels() {
+        // The board's own wait (its pixels) is `canvas::play`'s; here the element must exist.
+        let heal = options.discover == Discover::Fallback;
+        return wait_element(driver, site, options.element_timeout, heal).await;
+    }
     wait_ready(driver, site, options.element_timeout, options.discover == Discover::Fallback).await
+}
+
+/// Waits (bounded) until the board's one element (a canvas) is in the document. With
+/// self-healing on, an element still missing after [`MISMATCH_SETTLE`] goes to discovery.
+async fn wait_element(
+    driver: &WebDriver,
+    site: &Site,
+    bound: Duration,
+    heal: bool,
+) -> Result<(), PlayError> {
+    let bound = site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(bound);
+    let start = Instant::now();
+    let mut tick = tokio::time::interval(Duration::from_millis(25));
+    loop {
+        tick.tick().await;
+        if board_here(driver, site).await {
+            return Ok(());
+        }
+        if start.elapsed() >= bound || (heal && start.elapsed() >= MISMATCH_SETTLE) {
+            return Err(PlayError::NotReady {
+                cells: site.cell_count(),
+                mismatch: true,
+                waited: start.elapsed(),
+                detail: format!("`{}` matches no element", site.board.cells),
+                min_givens: site.min_givens(),
+            });
+        }
+    }
 }
 
 /// Whether the current document has at least one board cell.
@@ -1139,14 +1222,15 @@ async fn read_board(
 ) -> Result<PageBoard, PlayError> {
     // Positions, computed styles and text drawn over SVG cells are only in the live page.
     let scripted = site.board.order == Order::Position
-        || matches!(site.board.given, Given::Style(_))
+        || matches!(site.board.given(), Given::Style(_))
         || site.board.value == ValueSource::Overlay;
     Ok(match mode {
         ReadMode::Source if !scripted => {
             let html = driver.source().await.map_err(wd("reading the page source"))?;
             read::parse_source(&html, site)?
         }
-        ReadMode::Source | ReadMode::Script => read::from_script(
+        // Boards read from pixels are played by `canvas::play`, never read here.
+        ReadMode::Source | ReadMode::Script | ReadMode::Pixels => read::from_script(
             site,
             read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading the board"))?,
         )?,
@@ -1217,11 +1301,10 @@ fn check_full(now: &PageBoard, solution: &[u8]) -> Result<(), PlayError> {
 }
 
 /// Triggers the site's check if it has one and waits for its success marker.
-async fn confirm(
+pub(super) async fn confirm(
     driver: &WebDriver,
     site: &Site,
-    cells: &[WebElement],
-    board: &PageBoard,
+    key_cell: Option<&WebElement>,
     before: bool,
     alert: Option<String>,
 ) -> Result<String, PlayError> {
@@ -1274,22 +1357,14 @@ async fn confirm(
             .map_err(|e| wd_selector("finding the submit button", submit, e))?;
         button.click().await.map_err(wd("clicking the submit button"))?;
     }
-    if let Some(key) = completion.key {
-        // Press it in the last editable cell, as a person would after typing the last digit.
-        let last = board
-            .dom_order
-            .iter()
-            .rev()
-            .find(|&&i| !board.given[i])
-            .copied()
-            .unwrap_or(board.raw.len() - 1);
+    if let (Some(key), Some(cell)) = (completion.key, key_cell) {
         let k = match key {
             KeyName::Enter => Key::Enter,
             KeyName::Tab => Key::Tab,
         };
         driver
             .action_chain_with_delay(None, Some(Duration::ZERO))
-            .click_element(&cells[last])
+            .click_element(cell)
             .send_keys(k)
             .perform()
             .await

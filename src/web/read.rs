@@ -143,7 +143,7 @@ pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
                 // Never read from source (the caller reads such boards by script).
                 ValueSource::Overlay => String::new(),
             };
-            let given = match &site.board.given {
+            let given = match site.board.given() {
                 Given::Attribute(a) => e.attr(a).is_some(),
                 Given::Class(c) => {
                     e.classes().any(|x| x == c)
@@ -394,7 +394,7 @@ pub struct ReadArgs {
 impl ReadArgs {
     /// The arguments for `site`.
     pub fn new(site: &Site) -> ReadArgs {
-        let (kind, name) = site.board.given.script_args();
+        let (kind, name) = site.board.given().script_args();
         let (value_kind, value_name) = site.board.value.script_args();
         ReadArgs {
             selector: site.board.cells.clone(),

@@ -18,6 +18,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ("sudokupuzzle.org.toml", include_str!("../../sites/sudokupuzzle.org.toml")),
     ("websudoku.com.toml", include_str!("../../sites/websudoku.com.toml")),
     ("sudokuonline.eu.toml", include_str!("../../sites/sudokuonline.eu.toml")),
+    ("sudoku.com.toml", include_str!("../../sites/sudoku.com.toml")),
 ];
 
 /// The side of a board whose site file does not say (`board.side`).
@@ -130,11 +131,15 @@ pub struct Board {
     #[serde(default)]
     pub id_template: Option<String>,
     /// How the board is read: `source` (page source + HTML parser, when the givens are in the
-    /// markup) or `script` (one script reading live values, when a script draws the board).
+    /// markup), `script` (one script reading live values, when a script draws the board) or
+    /// `pixels` (`cells` names the one element the board is drawn in, a canvas, read from an
+    /// element screenshot by [`crate::pixels`]).
     #[serde(default)]
     pub read: ReadMode,
-    /// What marks a given cell.
-    pub given: Given,
+    /// What marks a given cell (required, except with `read = "pixels"`, where the ink colour
+    /// tells givens from entries and a marker is an error). Read it with [`Board::given`].
+    #[serde(default, rename = "given")]
+    pub given_marker: Option<Given>,
     /// The board is ready when the selector matches every cell and at least this many givens
     /// hold a value (scripts may draw the givens after load). Default: 17 on 9x9, a sixth of
     /// the cells on other sides.
@@ -148,6 +153,20 @@ pub struct Board {
 
 fn default_side() -> usize {
     SIDE
+}
+
+impl Board {
+    /// What marks a given cell; a board read from pixels (which has no marker) reads as
+    /// `filled`.
+    pub fn given(&self) -> &Given {
+        const FILLED: Given = Given::Filled(true);
+        self.given_marker.as_ref().unwrap_or(&FILLED)
+    }
+
+    /// Whether the board is read from an element's pixels (`read = "pixels"`).
+    pub fn is_pixels(&self) -> bool {
+        self.read == ReadMode::Pixels
+    }
 }
 
 /// Where a cell's value is read from.
@@ -199,6 +218,8 @@ pub enum ReadMode {
     Source,
     /// One script returning every cell's live value and given flag.
     Script,
+    /// A screenshot of the one element `cells` names (a canvas), read by the pixel reader.
+    Pixels,
 }
 
 /// The given marker.
@@ -512,7 +533,12 @@ impl Site {
             }
             (Order::Document | Order::Position, None) => {}
         }
-        match &self.board.given {
+        if self.board.is_pixels() {
+            self.validate_pixels(file)?;
+        } else if self.board.given_marker.is_none() {
+            return Err(bad("board.given", "is required (except with `read = \"pixels\"`)".into()));
+        }
+        match self.board.given() {
             Given::Attribute(a) | Given::Class(a) | Given::Style(a) if a.trim().is_empty() => {
                 return Err(bad("board.given", "names an empty attribute, class or style".into()));
             }
@@ -568,6 +594,46 @@ impl Site {
         Ok(())
     }
 
+    /// The rules of a board read from pixels: `cells` names the one element, and every key
+    /// that describes DOM cells is left out (the image says the side, boxes and givens).
+    fn validate_pixels(&self, file: &str) -> Result<(), SiteError> {
+        let bad = |key: &str, what: &str| SiteError::Invalid {
+            file: file.to_string(),
+            key: key.to_string(),
+            message: format!("{what} with `read = \"pixels\"` (the image says it)"),
+        };
+        let b = &self.board;
+        if b.given_marker.is_some() {
+            return Err(bad("board.given", "is not used: the ink colour tells givens"));
+        }
+        if b.side != SIDE || b.boxes.is_some() {
+            return Err(bad("board.side", "`side` and `boxes` are not used"));
+        }
+        if b.order != Order::Document || b.id_template.is_some() {
+            return Err(bad("board.order", "`order` and `id_template` are not used"));
+        }
+        if b.value != ValueSource::Value {
+            return Err(bad("board.value", "is not used"));
+        }
+        if self.completion.key.is_some() {
+            return Err(SiteError::Invalid {
+                file: file.to_string(),
+                key: "completion.key".into(),
+                message: "is not supported with `read = \"pixels\"` (there is no cell \
+                          element to press it in); use `submit`"
+                    .into(),
+            });
+        }
+        if self.input_mode.is_some() {
+            return Err(SiteError::Invalid {
+                file: file.to_string(),
+                key: "input_mode".into(),
+                message: "is not supported with `read = \"pixels\"`".into(),
+            });
+        }
+        Ok(())
+    }
+
     /// This site with the board (and frames) another site found on the page: what self-healing
     /// plays when this site's board does not match. The URL, levels, consent and completion stay
     /// this site's; cells that are not text fields are clicked.
@@ -614,16 +680,20 @@ impl Site {
                 out.push_str(&format!("value = {{ attribute = {} }}\n", toml_str(a)));
             }
         }
-        if b.read == ReadMode::Script {
-            out.push_str("read = \"script\"\n");
+        match b.read {
+            ReadMode::Source => {}
+            ReadMode::Script => out.push_str("read = \"script\"\n"),
+            ReadMode::Pixels => out.push_str("read = \"pixels\"\n"),
         }
-        let given = match &b.given {
+        let given = match b.given() {
             Given::Attribute(a) => format!("{{ attribute = {} }}", toml_str(a)),
             Given::Class(c) => format!("{{ class = {} }}", toml_str(c)),
             Given::Filled(_) => "{ filled = true }".to_string(),
             Given::Style(st) => format!("{{ style = {} }}", toml_str(st)),
         };
-        out.push_str(&format!("given = {given}\n"));
+        if b.given_marker.is_some() {
+            out.push_str(&format!("given = {given}\n"));
+        }
         if let Some(n) = b.min_givens {
             out.push_str(&format!("min_givens = {n}\n"));
         }
@@ -929,7 +999,8 @@ mod tests {
                 "sudoku.name",
                 "sudokupuzzle.org",
                 "websudoku.com",
-                "sudokuonline.eu"
+                "sudokuonline.eu",
+                "sudoku.com"
             ]
         );
     }
@@ -959,6 +1030,35 @@ mod tests {
         assert!(!err.contains("report this"), "{err}");
         let err = Site::parse("x.toml", "description = 1").unwrap_err().to_string();
         assert!(err.starts_with("x.toml: "), "{err}");
+    }
+
+    #[test]
+    fn pixel_boards_name_one_element_and_no_dom_keys() {
+        let site = find("sudoku.com", None).unwrap().site;
+        assert!(site.board.is_pixels());
+        assert_eq!(site.board.cells, "#game > canvas");
+        assert_eq!(site.difficulty_value(Some("master")).unwrap(), "evil");
+        assert_eq!(site.url_for("evil", None), "https://sudoku.com/evil/");
+        // The written-out board reads back the same.
+        let again = Site::parse("again.toml", &site.to_toml()).unwrap();
+        assert!(again.board.is_pixels() && again.board.given_marker.is_none());
+        let text = include_str!("../../sites/sudoku.com.toml");
+        for (add, key) in [
+            ("given = { class = \"x\" }", "board.given"),
+            ("side = 6", "board.side"),
+            ("order = \"position\"", "board.order"),
+            ("value = \"text\"", "board.value"),
+        ] {
+            let bad = text.replace("read = \"pixels\"", &format!("read = \"pixels\"\n{add}"));
+            let err = Site::parse("x.toml", &bad).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("x.toml: `{key}`:")), "{add}: {err}");
+            assert!(err.contains("pixels"), "{err}");
+        }
+        // A board of elements still needs its given marker.
+        let text = include_str!("../../sites/sudoku.name.toml");
+        let given = text.lines().find(|l| l.starts_with("given")).unwrap();
+        let err = Site::parse("x.toml", &text.replace(given, "")).unwrap_err().to_string();
+        assert!(err.starts_with("x.toml: `board.given`: is required"), "{err}");
     }
 
     #[test]

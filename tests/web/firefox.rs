@@ -1,10 +1,10 @@
 //! The web bot on Firefox (Debian's firefox-esr through geckodriver): a representative set of the
 //! Chromium tests, run with `--browser firefox`. The full web suite runs on Chromium; these cover
-//! the demo, replicas in a frame, a frameset and with an alert, click-then-key cells, `--parallel
-//! 2` locally and on a Grid whose only driver is geckodriver, evidence of a failure, the faults
-//! (SIGTERM, SIGINT and SIGHUP mid-fill, SIGINT during the start, geckodriver killed or stopped,
-//! sudobot SIGKILLed: no key after, nothing running, nothing on disk) and the missing-piece
-//! messages.
+//! the demo, replicas in a frame, a frameset and with an alert, click-then-key cells, a canvas
+//! board read from its pixels, `--parallel 2` locally and on a Grid whose only driver is
+//! geckodriver, evidence of a failure, the faults (SIGTERM, SIGINT and SIGHUP mid-fill, SIGINT
+//! during the start, geckodriver killed or stopped, sudobot SIGKILLed: no key after, nothing
+//! running, nothing on disk) and the missing-piece messages.
 //!
 //! CI installs Firefox and geckodriver (`bash .ci/deps test`); where they are missing these tests
 //! fail and say what to install, unless `SUDOBOT_SKIP_FIREFOX=1` asks to skip them.
@@ -128,6 +128,18 @@ fn firefox_clicks_then_types_into_cells_that_are_not_inputs() {
     assert_code(&out, 0);
     assert_eq!(server.verdicts("divs"), ["solved"], "{}", text(&out).1);
     assert!(text(&out).0.contains("typed and read back, every cell right"), "{}", text(&out).0);
+}
+
+#[test]
+fn firefox_reads_a_canvas_board_from_its_pixels() {
+    if !firefox_here("firefox_reads_a_canvas_board_from_its_pixels") {
+        return;
+    }
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudoku.com", "sudoku_com.html", &["--no-discover"]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("sudoku_com"), ["solved"], "no mistake: {}", text(&out).1);
 }
 
 #[test]

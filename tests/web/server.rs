@@ -308,6 +308,7 @@ pub const RENAMES: &[(&str, &[(&str, &str)])] = &[
     ("sudokuonline.eu", &[("id=\"p", "id=\"q"), ("'p' +", "'q' +")]),
     ("nytimes", &[("su-cell", "sb-square")]),
     ("puzzle-sudoku.com", &[("game", "playfield")]),
+    ("sudoku.com", &[("id=\"game\"", "id=\"playfield\""), ("#game ", "#playfield ")]),
 ];
 
 /// A replica under `renamed/<site>/<file>`, with the site's renames applied.

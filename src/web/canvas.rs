@@ -1,0 +1,693 @@
+//! Boards drawn on a canvas (`read = "pixels"`, and canvases found by discovery): the element's
+//! screenshot is read by [`crate::pixels`], each cell is clicked at its centre (image pixels
+//! mapped to CSS pixels: screenshot size against the element's rectangle, which covers any
+//! devicePixelRatio) and its digit sent as a real key; then the board is screenshot and read
+//! again until every cell shows the solution.
+//!
+//! Nothing is typed unless the read is certain and the solution unique: a board with uncertain
+//! cells is played only when the board without them still has exactly one solution, and those
+//! cells are never typed into. Pages such as sudoku.com end the game after a few mistakes, so
+//! the first key is proven (the cell must show it) before the rest are sent.
+
+use std::time::{Duration, Instant};
+
+use thirtyfour::prelude::*;
+
+use super::fill::{self, Target};
+use super::play::{self, Outcome, PlayError, PlayOptions, Timings};
+use super::read::{PageBoard, symbol_key};
+use super::site::Site;
+use crate::grid::{Cell, Grid};
+use crate::pixels::{self, BoardRead, CellKind, PixelError};
+use crate::solve::{self, Verdict};
+
+/// How long the first typed cell has to show its digit.
+const CLICK_PROOF: Duration = Duration::from_millis(1500);
+
+/// How long a board with fewer givens than `min_givens`, or with uncertain cells, must read the
+/// same before it is taken as it is.
+const SETTLE: Duration = Duration::from_millis(1000);
+
+/// Between two screenshots of a wait.
+const TICK: Duration = Duration::from_millis(30);
+
+/// Parses the pixel reader's digit templates on a thread of their own, so the first read of a
+/// canvas does not wait for them (called when a board is known to be read from pixels, before
+/// the page is ready).
+pub fn warm_up() {
+    std::thread::spawn(pixels::digits::template_count);
+}
+
+/// Image pixels to CSS pixels: the element's size on the page against its screenshot's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mapping {
+    /// The element's width in CSS pixels.
+    pub css_width: f64,
+    /// The element's height in CSS pixels.
+    pub css_height: f64,
+    /// The screenshot's width in image pixels.
+    pub image_width: usize,
+    /// The screenshot's height in image pixels.
+    pub image_height: usize,
+}
+
+impl Mapping {
+    /// Image pixels per CSS pixel, across and down (the devicePixelRatio where the element is
+    /// drawn 1:1).
+    pub fn ratio(&self) -> (f64, f64) {
+        (
+            self.image_width as f64 / self.css_width.max(f64::MIN_POSITIVE),
+            self.image_height as f64 / self.css_height.max(f64::MIN_POSITIVE),
+        )
+    }
+
+    /// The offset of image pixel (`x`, `y`) from the element's centre in CSS pixels, rounded
+    /// (what a WebDriver pointer move to an element takes), clamped inside the element.
+    pub fn offset(&self, x: usize, y: usize) -> (i64, i64) {
+        let (rx, ry) = self.ratio();
+        // Inside the element by a pixel; a rectangle under 2 pixels gets its centre.
+        let inside = |v: f64, half: f64| {
+            if half > 1.0 { v.clamp(-half + 1.0, half - 1.0) } else { 0.0 }
+        };
+        let dx = inside((x as f64 + 0.5) / rx - self.css_width / 2.0, self.css_width / 2.0);
+        let dy = inside((y as f64 + 0.5) / ry - self.css_height / 2.0, self.css_height / 2.0);
+        (dx.round() as i64, dy.round() as i64)
+    }
+}
+
+/// One look at the board: its read and where it lies.
+#[derive(Clone, Debug)]
+pub struct Shot {
+    /// The board as read.
+    pub read: BoardRead,
+    /// Image to CSS pixels.
+    pub mapping: Mapping,
+    /// Screenshot (the WebDriver command and PNG transfer) and recognition (decode and read)
+    /// times.
+    pub screenshot: Duration,
+    /// Decoding and reading.
+    pub recognition: Duration,
+}
+
+impl Shot {
+    /// The board as a page board: certain values, givens by their ink; uncertain cells blank.
+    pub fn page_board(&self) -> PageBoard {
+        let side = self.read.board.side;
+        let raw = self
+            .read
+            .cells
+            .iter()
+            .map(|c| match c.value {
+                Some(v) if c.is_certain() => symbol_key(v).to_string(),
+                _ => String::new(),
+            })
+            .collect();
+        let given =
+            self.read.cells.iter().map(|c| c.is_certain() && c.kind == CellKind::Given).collect();
+        PageBoard { side, raw, given, dom_order: (0..side * side).collect() }
+    }
+
+    /// The offset of a cell's centre from the element's centre, in CSS pixels.
+    pub fn cell_offset(&self, index: usize) -> Option<(i64, i64)> {
+        let side = self.read.board.side;
+        let (x, y) = self.read.board.cell_centre(index / side, index % side)?;
+        Some(self.mapping.offset(x, y))
+    }
+}
+
+/// Why one look failed.
+#[derive(Debug)]
+enum ShotError {
+    /// A WebDriver command failed.
+    Driver(&'static str, WebDriverError),
+    /// The pixels hold no readable board.
+    Pixels(PixelError),
+}
+
+impl ShotError {
+    fn into_play(self, selector: &str) -> PlayError {
+        match self {
+            ShotError::Driver(step, source) => {
+                PlayError::WebDriver { step, selector: Some(selector.to_string()), source }
+            }
+            ShotError::Pixels(source) => {
+                PlayError::Pixels { selector: selector.to_string(), source, note: String::new() }
+            }
+        }
+    }
+}
+
+/// Screenshots the element and reads it.
+async fn shoot(element: &WebElement) -> Result<Shot, ShotError> {
+    let t = Instant::now();
+    // The two commands overlap (their HTTP round trips, at least).
+    let (rect, png) = tokio::join!(element.rect(), element.screenshot_as_png());
+    let rect = rect.map_err(|e| ShotError::Driver("measuring the board", e))?;
+    let png = png.map_err(|e| ShotError::Driver("taking a screenshot of the board", e))?;
+    let screenshot = t.elapsed();
+    let t = Instant::now();
+    let image = pixels::decode(&png).map_err(ShotError::Pixels)?;
+    let read = pixels::read(image.view().map_err(ShotError::Pixels)?).map_err(ShotError::Pixels)?;
+    let recognition = t.elapsed();
+    let mapping = Mapping {
+        css_width: rect.width,
+        css_height: rect.height,
+        image_width: image.width,
+        image_height: image.height,
+    };
+    tracing::debug!(
+        screenshot_ms = screenshot.as_millis() as u64,
+        recognition_ms = recognition.as_millis() as u64,
+        image = %format!("{}x{}", image.width, image.height),
+        css = %format!("{:.0}x{:.0}", rect.width, rect.height),
+        "canvas read"
+    );
+    Ok(Shot { read, mapping, screenshot, recognition })
+}
+
+async fn element(driver: &WebDriver, selector: &str) -> Result<WebElement, ShotError> {
+    driver.find(By::Css(selector)).await.map_err(|e| ShotError::Driver("finding the board", e))
+}
+
+/// Finds the element and reads it.
+async fn look(driver: &WebDriver, selector: &str) -> Result<(WebElement, Shot), ShotError> {
+    let el = element(driver, selector).await?;
+    let shot = shoot(&el).await?;
+    Ok((el, shot))
+}
+
+/// The givens needed before a board of this side counts as drawn.
+fn min_givens(site: &Site, side: usize) -> usize {
+    site.board.min_givens.unwrap_or(if side == 9 { 17 } else { side * side / 6 })
+}
+
+/// Waits (bounded) until the element shows a board with enough certain givens and no
+/// uncertain cell, or one that reads the same for [`SETTLE`].
+async fn wait_board(
+    driver: &WebDriver,
+    site: &Site,
+    bound: Duration,
+) -> Result<(WebElement, Shot), PlayError> {
+    let selector = &site.board.cells;
+    let start = Instant::now();
+    let mut tick = tokio::time::interval(TICK);
+    let mut last: Option<(String, Instant)> = None;
+    loop {
+        tick.tick().await;
+        let err = match look(driver, selector).await {
+            Ok((el, shot)) => {
+                let givens = shot.page_board().givens();
+                let enough = givens >= min_givens(site, shot.read.board.side);
+                let text = shot.read.to_string();
+                let steady = match &last {
+                    Some((t, since)) if *t == text => since.elapsed() >= SETTLE,
+                    _ => {
+                        last = Some((text, Instant::now()));
+                        false
+                    }
+                };
+                if (enough && shot.read.uncertain().is_empty()) || (givens > 0 && steady) {
+                    return Ok((el, shot));
+                }
+                if start.elapsed() >= bound {
+                    return Ok((el, shot));
+                }
+                continue;
+            }
+            Err(ShotError::Driver(step, e)) if play::is_session_lost(&e) => {
+                return Err(ShotError::Driver(step, e).into_play(selector));
+            }
+            Err(e) => e,
+        };
+        if start.elapsed() >= bound {
+            return Err(match err.into_play(selector) {
+                PlayError::Pixels { selector, source, .. } => PlayError::Pixels {
+                    selector,
+                    source,
+                    note: format!(" (looked for {:.1} s)", start.elapsed().as_secs_f64()),
+                },
+                other => other,
+            });
+        }
+    }
+}
+
+/// The givens solved, with the uncertain-cell rule. Returns the page board, the puzzle, the
+/// solution and the uncertain cells (never typed into).
+fn solve_read(
+    shot: &Shot,
+    selector: &str,
+) -> Result<(PageBoard, Grid, Grid, Vec<Cell>), PlayError> {
+    let board = shot.page_board();
+    let uncertain = shot.read.uncertain();
+    let refuse = |note: String| PlayError::Pixels {
+        selector: selector.to_string(),
+        source: PixelError::Uncertain { cells: uncertain.clone() },
+        note,
+    };
+    let geometry = shot.read.geometry().map_err(|e| PlayError::Pixels {
+        selector: selector.to_string(),
+        source: e,
+        note: String::new(),
+    })?;
+    let puzzle =
+        Grid::new(geometry, board.puzzle_values()?).map_err(|e| PlayError::Logic(e.to_string()))?;
+    let solution = match solve::solve(&puzzle) {
+        Verdict::Unique(s) => s,
+        _ if !uncertain.is_empty() => {
+            return Err(refuse(", and without them the board has no unique solution".to_string()));
+        }
+        Verdict::Invalid(c) => return Err(PlayError::Invalid(c)),
+        Verdict::Unsolvable => return Err(PlayError::Unsolvable),
+        Verdict::Multiple(..) => return Err(PlayError::Multiple { givens: board.givens() }),
+    };
+    if !uncertain.is_empty() {
+        tracing::info!(
+            "{}: the board without them has one solution; they are not typed into",
+            PixelError::Uncertain { cells: uncertain.clone() }
+        );
+    }
+    Ok((board, puzzle, solution, uncertain))
+}
+
+/// Clicks each target's cell centre and sends its key, as one Actions chain.
+async fn type_cells(
+    driver: &WebDriver,
+    el: &WebElement,
+    shot: &Shot,
+    targets: &[Target],
+) -> WebDriverResult<()> {
+    let mut chain = driver.action_chain_with_delay(None, Some(Duration::ZERO));
+    for t in targets {
+        // Every target is a cell of the board read, so it has a centre.
+        let Some((dx, dy)) = shot.cell_offset(t.index) else { continue };
+        chain = chain
+            .move_to_element_with_offset(el, dx, dy)
+            .click()
+            .send_keys(symbol_key(t.digit).to_string());
+    }
+    chain.perform().await
+}
+
+/// Screenshots until `done` holds for the read, or the bound passes: the last shot and whether
+/// it held.
+async fn wait_for(
+    el: &WebElement,
+    selector: &str,
+    bound: Duration,
+    done: impl Fn(&Shot) -> bool,
+) -> Result<(Option<Shot>, bool), PlayError> {
+    let start = Instant::now();
+    let mut tick = tokio::time::interval(TICK);
+    let mut last = None;
+    loop {
+        tick.tick().await;
+        match shoot(el).await {
+            Ok(shot) => {
+                if done(&shot) {
+                    return Ok((Some(shot), true));
+                }
+                last = Some(shot);
+            }
+            Err(ShotError::Driver(step, e)) => {
+                return Err(ShotError::Driver(step, e).into_play(selector));
+            }
+            // A frame caught mid-draw: look again.
+            Err(ShotError::Pixels(e)) => tracing::debug!("read back: {e}"),
+        }
+        if start.elapsed() >= bound {
+            return Ok((last, false));
+        }
+    }
+}
+
+/// What a cell shows, for messages.
+fn shows(shot: &Shot, index: usize) -> String {
+    let c = shot.read.cells[index];
+    match (c.kind, c.value) {
+        _ if !c.is_certain() => "something unreadable".into(),
+        (CellKind::Given | CellKind::Entry, Some(v)) => symbol_key(v).to_string(),
+        _ => "nothing".into(),
+    }
+}
+
+/// Whether the read shows the same board shape and `index` holds `digit`, certainly.
+fn holds(shot: &Shot, side: usize, index: usize, digit: u8) -> bool {
+    shot.read.board.side == side
+        && shot.read.cells.get(index).is_some_and(|c| c.is_certain() && c.value == Some(digit))
+}
+
+/// Plays a board read from pixels: waits for it, reads, solves, types (first key proven),
+/// reads back, and waits for the page's confirmation where the site names one.
+pub async fn play(
+    driver: &WebDriver,
+    site: &Site,
+    options: &PlayOptions,
+    timings: &mut Timings,
+    healed: Option<String>,
+) -> Result<Outcome, PlayError> {
+    let selector = site.board.cells.as_str();
+    let bound =
+        site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(options.element_timeout);
+    let t = Instant::now();
+    let (el, shot) = wait_board(driver, site, bound).await?;
+    timed(&mut timings.navigate, t);
+    // The read itself: the last screenshot and recognition.
+    timings.read = Some(shot.screenshot + shot.recognition);
+    let ratio = shot.mapping.ratio();
+    tracing::debug!(
+        "read a {side}x{side} board from `{selector}` in {:.0} ms (screenshot {:.0} ms, \
+         recognition {:.0} ms); {:.2} image pixels a CSS pixel:\n{}",
+        (shot.screenshot + shot.recognition).as_secs_f64() * 1000.0,
+        shot.screenshot.as_secs_f64() * 1000.0,
+        shot.recognition.as_secs_f64() * 1000.0,
+        ratio.0,
+        shot.read,
+        side = shot.read.board.side,
+    );
+
+    let t = Instant::now();
+    let (board, puzzle, solution, uncertain) = solve_read(&shot, selector)?;
+    timed(&mut timings.solve, t);
+    let side = board.side;
+    let unsure: Vec<usize> = uncertain.iter().map(|c| c.index(side)).collect();
+    let mut targets: Vec<Target> = fill::plan(&board, solution.cells())
+        .into_iter()
+        .filter(|t| !unsure.contains(&t.index))
+        .collect();
+    let notes = match &options.thinking {
+        Some(thinking) => play::engine_order(&board, &solution, thinking.scale, &mut targets)?,
+        None => Vec::new(),
+    };
+    let mut outcome = Outcome {
+        typed: targets.len(),
+        corrected: targets.iter().filter(|t| t.clear > 0).count(),
+        puzzle,
+        solution,
+        retried: 0,
+        resolved: 0,
+        clicked: false,
+        confirmation: String::new(),
+        confirmed: false,
+        healed,
+        hint: None,
+        timings: *timings,
+    };
+    if let Some(scale) = options.hint {
+        outcome.hint = Some(play::hint_for(&board, &outcome.solution, scale)?);
+        return Ok(outcome);
+    }
+    if options.dry_run {
+        return Ok(outcome);
+    }
+
+    let t = Instant::now();
+    let typed = type_all(driver, &el, &shot, selector, &targets, &notes, options).await;
+    timed(&mut timings.fill, t);
+    typed?;
+
+    let t = Instant::now();
+    let result = verify(driver, site, &el, &shot, &outcome.solution, &unsure).await;
+    timed(&mut timings.verify, t);
+    outcome.timings = *timings;
+    outcome.confirmation = result?;
+    outcome.confirmed = !site.completion.success.read_back;
+    Ok(outcome)
+}
+
+/// Types the targets: the first alone, proven by a read that shows it, then the rest in one
+/// chain (or one by one, telling the steps, with show-thinking).
+async fn type_all(
+    driver: &WebDriver,
+    el: &WebElement,
+    shot: &Shot,
+    selector: &str,
+    targets: &[Target],
+    notes: &[Vec<String>],
+    options: &PlayOptions,
+) -> Result<(), PlayError> {
+    let Some((first, rest)) = targets.split_first() else { return Ok(()) };
+    if let Some(thinking) = &options.thinking {
+        for (i, t) in targets.iter().enumerate() {
+            for text in notes.get(i).into_iter().flatten() {
+                (thinking.tell)(text);
+            }
+            type_cells(driver, el, shot, std::slice::from_ref(t))
+                .await
+                .map_err(PlayError::Typing)?;
+            if i == 0 {
+                prove(el, selector, shot, first).await?;
+            }
+            // The user's pacing between steps.
+            tokio::time::sleep(thinking.step_delay).await;
+        }
+        return Ok(());
+    }
+    type_cells(driver, el, shot, std::slice::from_ref(first)).await.map_err(PlayError::Typing)?;
+    prove(el, selector, shot, first).await?;
+    if !rest.is_empty() {
+        type_cells(driver, el, shot, rest).await.map_err(PlayError::Typing)?;
+    }
+    tracing::debug!(cells = targets.len(), "typed on the canvas");
+    Ok(())
+}
+
+/// Waits (bounded) for the first typed cell to show its digit.
+async fn prove(
+    el: &WebElement,
+    selector: &str,
+    before: &Shot,
+    first: &Target,
+) -> Result<(), PlayError> {
+    let side = before.read.board.side;
+    let (last, ok) = wait_for(el, selector, CLICK_PROOF, |s| {
+        holds(s, side, first.index, first.digit) && changed_given(before, s).is_none()
+    })
+    .await?;
+    if ok {
+        return Ok(());
+    }
+    if let Some(why) = last.as_ref().and_then(|s| changed_given(before, s)) {
+        return Err(PlayError::BoardChanged(why));
+    }
+    let cell = Cell::from_index(first.index, side);
+    let seen = last.map(|s| shows(&s, first.index)).unwrap_or_else(|| "no board".into());
+    Err(PlayError::ClickDoesNotSelect(format!(
+        "clicking the centre of {cell} on the canvas and pressing {} left it showing {seen}",
+        symbol_key(first.digit)
+    )))
+}
+
+/// A given of the board as first read that `now` does not show the same (another puzzle, or
+/// another shape): what changed, in words.
+fn changed_given(before: &Shot, now: &Shot) -> Option<String> {
+    let side = before.read.board.side;
+    if now.read.board.side != side {
+        return Some(format!("the {side}x{side} board now reads as {0}x{0}", now.read.board.side));
+    }
+    let was = before.page_board();
+    let is = now.page_board();
+    (0..was.raw.len())
+        .find(|&i| was.given[i] && is.raw[i] != was.raw[i] && now.read.cells[i].is_certain())
+        .map(|i| {
+            format!(
+                "given {} was {} when read and shows {} now",
+                Cell::from_index(i, side),
+                was.raw[i],
+                shows(now, i)
+            )
+        })
+}
+
+/// Reads the board back until every cell shows the solution (bounded by the completion
+/// timeout), then waits for the page's own confirmation where the site names one.
+async fn verify(
+    driver: &WebDriver,
+    site: &Site,
+    el: &WebElement,
+    before: &Shot,
+    solution: &Grid,
+    unsure: &[usize],
+) -> Result<String, PlayError> {
+    let side = before.read.board.side;
+    let want = solution.cells();
+    let bound = Duration::from_millis(site.completion.timeout_ms);
+    let start = Instant::now();
+    // Cells never typed because they could not be read may stay unreadable: once every other
+    // cell is right, they get SETTLE to show their digit, not the whole bound.
+    let others_right = std::cell::Cell::new(None::<Instant>);
+    let (last, _) = wait_for(el, &site.board.cells, bound, |s| {
+        let right = |i: usize| holds(s, side, i, want[i]);
+        if !(0..want.len()).filter(|i| !unsure.contains(i)).all(right) {
+            others_right.set(None);
+            return false;
+        }
+        let since = others_right.get().unwrap_or_else(Instant::now);
+        others_right.set(Some(since));
+        unsure.iter().all(|&i| right(i)) || since.elapsed() >= SETTLE
+    })
+    .await?;
+    let ok = last.as_ref().is_some_and(|s| (0..want.len()).all(|i| holds(s, side, i, want[i])));
+    if !ok {
+        let detail = match &last {
+            None => "no board could be read".to_string(),
+            Some(s) if s.read.board.side != side => {
+                format!("a {0}x{0} board is shown now", s.read.board.side)
+            }
+            Some(s)
+                if (0..want.len()).all(|i| holds(s, side, i, want[i]) || unsure.contains(&i)) =>
+            {
+                let cells: Vec<String> = (0..want.len())
+                    .filter(|&i| !holds(s, side, i, want[i]))
+                    .map(|i| Cell::from_index(i, side).to_string())
+                    .collect();
+                format!(
+                    "every other cell shows the solution, but {} could not be read (and was \
+                     never typed), so the board is not confirmed",
+                    cells.join(" ")
+                )
+            }
+            Some(s) => {
+                let wrong: Vec<String> = (0..want.len())
+                    .filter(|&i| !holds(s, side, i, want[i]))
+                    .take(12)
+                    .map(|i| {
+                        let never = if unsure.contains(&i) { ", never typed" } else { "" };
+                        format!(
+                            "{} shows {} (solution {}{never})",
+                            Cell::from_index(i, side),
+                            shows(s, i),
+                            symbol_key(want[i])
+                        )
+                    })
+                    .collect();
+                wrong.join(", ")
+            }
+        };
+        return Err(PlayError::NotShown { waited: start.elapsed(), detail });
+    }
+    tracing::debug!("every cell read back right");
+    if site.completion.success.read_back && site.completion.submit.is_none() {
+        return Ok(String::new());
+    }
+    play::confirm(driver, site, None, false, None).await
+}
+
+/// `sites check --url` for a board read from pixels: what one read of the element shows, and
+/// whether it could be played (a board, every cell certain).
+pub async fn check(driver: &WebDriver, selector: &str) -> (String, bool) {
+    match look(driver, selector).await {
+        Ok((_, shot)) => {
+            let side = shot.read.board.side;
+            let givens = shot.page_board().givens();
+            let uncertain = shot.read.uncertain();
+            let mut text = format!(
+                "pixels: a {side}x{side} board with {givens} givens, read in {:.0} ms",
+                (shot.screenshot + shot.recognition).as_secs_f64() * 1000.0
+            );
+            if !uncertain.is_empty() {
+                text.push_str(&format!("; {}", PixelError::Uncertain { cells: uncertain.clone() }));
+            }
+            (text, uncertain.is_empty())
+        }
+        Err(ShotError::Driver(step, e)) => (format!("{step}: {}", play::short(&e)), false),
+        Err(ShotError::Pixels(e)) => (format!("pixels: {e}"), false),
+    }
+}
+
+fn timed(slot: &mut Option<Duration>, start: Instant) {
+    *slot = Some(slot.unwrap_or_default() + start.elapsed());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A shot of a 9x9 board read from `puzzle` (`.` empty, `?` an uncertain cell).
+    fn shot(puzzle: &str) -> Shot {
+        use crate::pixels::{Board, CellRead};
+        let spans: Vec<(usize, usize)> = (0..9).map(|i| (i * 50 + 2, i * 50 + 48)).collect();
+        let board = Board {
+            left: 0,
+            top: 0,
+            width: 450,
+            height: 450,
+            side: 9,
+            box_width: 3,
+            box_height: 3,
+            boxes_seen: true,
+            rows: spans.clone(),
+            cols: spans,
+        };
+        let cells = puzzle
+            .bytes()
+            .map(|b| match b {
+                b'1'..=b'9' => {
+                    CellRead { kind: CellKind::Given, value: Some(b - b'0'), confidence: 1.0 }
+                }
+                b'?' => CellRead { kind: CellKind::Unclear, value: Some(1), confidence: 0.2 },
+                _ => CellRead { kind: CellKind::Empty, value: None, confidence: 1.0 },
+            })
+            .collect();
+        Shot {
+            read: BoardRead { board, cells },
+            mapping: Mapping {
+                css_width: 450.0,
+                css_height: 450.0,
+                image_width: 450,
+                image_height: 450,
+            },
+            screenshot: Duration::ZERO,
+            recognition: Duration::ZERO,
+        }
+    }
+
+    const PUZZLE: &str =
+        "...26.7.168..7..9.19...45..82.1...4...46.29...5...3.28..93...74.4..5..367.3.18...";
+
+    #[test]
+    fn an_uncertain_cell_is_left_out_only_when_the_rest_is_unique() {
+        let (board, _, solution, uncertain) = solve_read(&shot(PUZZLE), "#c").unwrap();
+        assert_eq!(board.givens(), 36);
+        assert!(uncertain.is_empty());
+        // r1c5 (a given 6) unreadable: the other givens still have one solution.
+        let one = PUZZLE.replacen('6', "?", 1);
+        let (_, _, s, uncertain) = solve_read(&shot(&one), "#c").unwrap();
+        assert_eq!(uncertain, [Cell { row: 0, col: 4 }]);
+        assert_eq!(s.cells(), solution.cells());
+        // Nearly every given unreadable: refused, naming the cells.
+        let many: String = PUZZLE
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i < 70 && c != '.' { '?' } else { c })
+            .collect();
+        let err = solve_read(&shot(&many), "#c").unwrap_err().to_string();
+        assert!(err.contains("uncertain: r1c4 r1c5"), "{err}");
+        assert!(err.contains("without them the board has no unique solution"), "{err}");
+        assert!(err.contains("nothing was typed"), "{err}");
+        // A cell's centre, from the element's centre.
+        assert_eq!(shot(PUZZLE).cell_offset(0), Some((-200, -200)));
+        assert_eq!(shot(PUZZLE).cell_offset(80), Some((201, 201)));
+    }
+
+    #[test]
+    fn offsets_map_image_pixels_to_css_pixels_from_the_centre() {
+        // 1:1.
+        let m =
+            Mapping { css_width: 360.0, css_height: 360.0, image_width: 360, image_height: 360 };
+        assert_eq!(m.offset(180, 180), (1, 1));
+        assert_eq!(m.offset(20, 20), (-160, -160));
+        // devicePixelRatio 2: the screenshot is twice the CSS size.
+        let m =
+            Mapping { css_width: 360.0, css_height: 360.0, image_width: 720, image_height: 720 };
+        assert_eq!(m.ratio(), (2.0, 2.0));
+        assert_eq!(m.offset(39, 39), (-160, -160));
+        assert_eq!(m.offset(700, 20), (170, -170));
+        // Never outside the element.
+        let m = Mapping { css_width: 100.0, css_height: 50.0, image_width: 100, image_height: 50 };
+        assert_eq!(m.offset(5000, 5000), (49, 24));
+        // A zero-sized rectangle does not divide by zero.
+        let m = Mapping { css_width: 0.0, css_height: 0.0, image_width: 10, image_height: 10 };
+        let _ = m.offset(5, 5);
+    }
+}
