@@ -224,6 +224,11 @@ pub(super) fn read_cell(
             outside && gap <= near && 2 * overlap > b.x1 - b.x0
         });
         let Some(b) = piece else { break };
+        // A broken-off stroke of a digit is a bar (the flag of a 5, the foot of a 2); a dot
+        // (the point of a '?' or '!', the dot of an 'i') belongs to no digit.
+        if b.x1 - b.x0 + 1 < 2 * (b.y1 - b.y0 + 1) {
+            return unclear();
+        }
         gx0 = gx0.min(b.x0);
         gx1 = gx1.max(b.x1);
         gy0 = gy0.min(b.y0);

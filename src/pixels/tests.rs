@@ -132,6 +132,8 @@ pub(super) enum Drawn {
     Pencil(Vec<u8>),
     /// A blot the reader cannot place (a smear over the cell).
     Smudge,
+    /// A character that is no digit, drawn as a given.
+    Glyph(char),
 }
 
 /// A board to draw: side, box shape and cells.
@@ -224,6 +226,7 @@ pub(super) fn draw(
             Drawn::Empty => {}
             Drawn::Given(v) => canvas.glyph(font, digit(*v), cell * s.scale, cx, cy, s.given),
             Drawn::Entry(v) => canvas.glyph(font, digit(*v), cell * s.scale, cx, cy, s.entry),
+            Drawn::Glyph(ch) => canvas.glyph(font, *ch, cell * s.scale, cx, cy, s.given),
             Drawn::Smudge => {
                 let (w, h) = (s.cell / 2, s.cell * 35 / 100);
                 let (x, y) = (cx as usize - w / 2, cy as usize - h / 2);
@@ -708,4 +711,58 @@ fn glyph_similarities() {
     println!("different digits: {} pairs, highest {:?}", diff.len(), &diff[..10]);
     let above = |t: f32| diff.iter().filter(|d| d.0 >= t).count();
     println!("diff >= 0.8: {}, >= 0.85: {}, >= 0.9: {}", above(0.8), above(0.85), above(0.9));
+}
+
+/// Reads a 9x9 board whose first cells hold `glyphs` (no digits) in every held-out font, and
+/// gives the ones read as a certain digit: (font, glyph, digit).
+fn glyphs_read_as_digits(glyphs: &[char]) -> Vec<(String, char, u8)> {
+    let mut found = Vec::new();
+    for i in 0..HELD_OUT.len() {
+        let font = font(i);
+        let mut p = puzzle(9, 3, 3, 7 + i as u64, false, false);
+        for (k, &g) in glyphs.iter().enumerate() {
+            p.cells[k * 2] = Drawn::Glyph(g);
+        }
+        let s = Style { cell: 44, ..LIGHT };
+        let mut canvas = Canvas::new(460, 460, [255, 255, 255]);
+        draw(&mut canvas, 10, 10, &p, &s, &font);
+        let Ok(board) = read(canvas.view()) else { continue };
+        for (k, &g) in glyphs.iter().enumerate() {
+            let cell = board.cells[k * 2];
+            if let (true, Some(d)) = (cell.is_certain(), cell.value) {
+                found.push((HELD_OUT[i].1.rsplit('/').next().unwrap_or("").to_string(), g, d));
+            }
+        }
+    }
+    found
+}
+
+/// A glyph with a dot (a '?', '!', ':', an 'i') is no digit in any font: the dot is not taken
+/// for a broken-off stroke. (A '?' read as a certain 2 was found on the web canvas replica.)
+#[test]
+fn dotted_glyphs_are_never_read_as_digits() {
+    let found = glyphs_read_as_digits(&['?', '!', 'i', 'j', ';', ':']);
+    assert!(found.is_empty(), "read as certain digits: {found:?}");
+}
+
+/// Letters shaped like digits (Z, S, B, O, l, I, g, b, ...) in every held-out font: which
+/// are read as certain digits. The reader has no templates of non-digits, so a board that
+/// mixes such letters in is not refused by the reader alone: `cargo test --lib
+/// pixels::tests::lookalikes -- --ignored --nocapture`.
+#[test]
+#[ignore = "a report, run by hand"]
+fn lookalikes() {
+    let glyphs = [
+        'Z', 'S', 'B', 'O', 'l', 'I', 'g', 'q', 'b', 'A', 'G', 's', 'z', 'T', '$', '&', '%', '#',
+        '@', '?',
+    ];
+    let found = glyphs_read_as_digits(&glyphs);
+    for (font, g, d) in &found {
+        println!("{font}: '{g}' read as a certain {d}");
+    }
+    println!(
+        "{} of {} glyph reads taken for certain digits",
+        found.len(),
+        glyphs.len() * HELD_OUT.len()
+    );
 }
