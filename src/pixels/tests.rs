@@ -717,7 +717,7 @@ fn glyph_similarities() {
 /// gives the ones read as a certain digit: (font, glyph, digit).
 fn glyphs_read_as_digits(glyphs: &[char]) -> Vec<(String, char, u8)> {
     let mut found = Vec::new();
-    for i in 0..HELD_OUT.len() {
+    for (i, (_, path)) in HELD_OUT.iter().enumerate() {
         let font = font(i);
         let mut p = puzzle(9, 3, 3, 7 + i as u64, false, false);
         for (k, &g) in glyphs.iter().enumerate() {
@@ -730,7 +730,7 @@ fn glyphs_read_as_digits(glyphs: &[char]) -> Vec<(String, char, u8)> {
         for (k, &g) in glyphs.iter().enumerate() {
             let cell = board.cells[k * 2];
             if let (true, Some(d)) = (cell.is_certain(), cell.value) {
-                found.push((HELD_OUT[i].1.rsplit('/').next().unwrap_or("").to_string(), g, d));
+                found.push((path.rsplit('/').next().unwrap_or("").to_string(), g, d));
             }
         }
     }
