@@ -379,20 +379,7 @@ pub async fn play(
         Some(thinking) => play::engine_order(&board, &solution, thinking.scale, &mut targets)?,
         None => Vec::new(),
     };
-    let mut outcome = Outcome {
-        typed: targets.len(),
-        corrected: targets.iter().filter(|t| t.clear > 0).count(),
-        puzzle,
-        solution,
-        retried: 0,
-        resolved: 0,
-        clicked: false,
-        confirmation: String::new(),
-        confirmed: false,
-        healed,
-        hint: None,
-        timings: *timings,
-    };
+    let mut outcome = Outcome::planned(&targets, (puzzle, solution), 0, healed, *timings);
     if let Some(scale) = options.hint {
         outcome.hint = Some(play::hint_for(&board, &outcome.solution, scale)?);
         return Ok(outcome);

@@ -140,6 +140,33 @@ pub struct Outcome {
     pub timings: Timings,
 }
 
+impl Outcome {
+    /// A solved board's outcome before typing: the cells planned, nothing retried or confirmed
+    /// yet.
+    pub(super) fn planned(
+        targets: &[Target],
+        (puzzle, solution): (Grid, Grid),
+        resolved: usize,
+        healed: Option<String>,
+        timings: Timings,
+    ) -> Outcome {
+        Outcome {
+            typed: targets.len(),
+            corrected: targets.iter().filter(|t| t.clear > 0).count(),
+            puzzle,
+            solution,
+            retried: 0,
+            resolved,
+            clicked: false,
+            confirmation: String::new(),
+            confirmed: false,
+            healed,
+            hint: None,
+            timings,
+        }
+    }
+}
+
 /// Why a puzzle failed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -471,20 +498,8 @@ pub async fn play(
             Some(thinking) => engine_order(&board, &solution, thinking.scale, &mut targets)?,
             None => Vec::new(),
         };
-        let mut outcome = Outcome {
-            typed: targets.len(),
-            corrected: targets.iter().filter(|t| t.clear > 0).count(),
-            puzzle,
-            solution,
-            retried: 0,
-            resolved,
-            clicked: false,
-            confirmation: String::new(),
-            confirmed: false,
-            healed: healed.clone(),
-            hint: None,
-            timings: *timings,
-        };
+        let mut outcome =
+            Outcome::planned(&targets, (puzzle, solution), resolved, healed.clone(), *timings);
         if let Some(scale) = options.hint {
             outcome.hint = Some(hint_for(&board, &outcome.solution, scale)?);
             return Ok(outcome);
