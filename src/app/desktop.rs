@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use sudobot::desktop::by_pixels::{self, PixelGame};
 use sudobot::desktop::{
     self, Check, Desktop, DesktopError, Input, MouseGrid, Options, Platform, Report,
 };
@@ -220,8 +221,10 @@ fn run_auto(
 ) -> anyhow::Result<Code> {
     let result = match args.game {
         GameArg::Solo => desktop::run_matching(&mut *screen, opts, None),
-        GameArg::GnomeSudoku => desktop::by_pixels::run_by_pixels(&mut *screen, opts, true),
-        GameArg::Pixels => desktop::by_pixels::run_by_pixels(&mut *screen, opts, false),
+        GameArg::GnomeSudoku => {
+            by_pixels::run_by_pixels(&mut *screen, opts, PixelGame::GNOME_SUDOKU)
+        }
+        GameArg::Pixels => by_pixels::run_by_pixels(&mut *screen, opts, PixelGame::ANY),
     };
     if matches!(result, Err(DesktopError::Aborted))
         && let Some(code) = stop.stopped()
@@ -291,9 +294,10 @@ fn print_outcome(report: &Report, args: &DesktopArgs) {
         (false, _) => "typed (not verified)",
     };
     match report.check {
-        Check::Pixels | Check::Completion => {
-            println!("{}: {} value(s) typed; {confirmed}", report.params, report.typed)
-        }
+        Check::Pixels | Check::Completion => println!(
+            "{}: {} value(s) typed, {} corrected; {confirmed}",
+            report.params, report.typed, report.corrected
+        ),
         Check::Copy => println!(
             "{} ({}x{}): {} value(s) typed, {} corrected; {confirmed}",
             report.params, report.side, report.side, report.typed, report.corrected

@@ -11,9 +11,11 @@
 //! - an abort (Esc, a signal) stops between cells; a popover or selection left by a click
 //!   without its digit is closed with Escape.
 //!
-//! Values already in the window (givens, and a player's entries, which not every game draws
-//! apart from givens) are all kept as givens: a wrong entry makes the puzzle unsolvable, and
-//! the run is refused with nothing typed.
+//! A player's entries are told from the givens as the game draws them ([`Entries`]): by the
+//! ink (Solo draws entries in another colour) or by the background (GNOME Sudoku shades its
+//! givens). The puzzle is the givens; a right entry is kept and a wrong one retyped. Where the
+//! givens alone have no single solution (an entry taken for a given's look, say), every value
+//! is kept as a given instead, and a wrong one refuses the run with nothing typed.
 
 use std::time::Duration;
 
@@ -23,12 +25,43 @@ use super::lock::GameLock;
 use super::verify::unique_solution;
 use super::{Check, DesktopError, Options, Report};
 use crate::grid::{Cell, Grid};
-use crate::pixels::{self, Board, RgbaImage};
+use crate::pixels::{self, Board, CellKind, RgbaImage};
 
-/// A board read from the window: where it is and what it shows.
+/// How a game draws a player's entries apart from its givens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entries {
+    /// In another ink colour, as the pixel reader tells (Solo).
+    Ink,
+    /// On the plain background, where givens are on a grey one (GNOME Sudoku); a coloured
+    /// background (the selection, a mistake shown in red) is an entry's too.
+    Background,
+}
+
+/// What the bot knows of a game it plays by pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PixelGame {
+    /// How entries look apart from givens.
+    pub entries: Entries,
+    /// The game covers its board with a dialog once solved: a window over the board after the
+    /// last digit confirms the run, provided every other cell was read back right just
+    /// before that digit.
+    pub completion_dialog: bool,
+}
+
+impl PixelGame {
+    /// Debian's GNOME Sudoku.
+    pub const GNOME_SUDOKU: PixelGame =
+        PixelGame { entries: Entries::Background, completion_dialog: true };
+    /// Any other window.
+    pub const ANY: PixelGame = PixelGame { entries: Entries::Ink, completion_dialog: false };
+}
+
+/// A board read from the window: where it is, what it shows, and how each cell was read.
 struct Seen {
     board: Board,
     grid: Grid,
+    kinds: Vec<CellKind>,
+    image: RgbaImage,
 }
 
 fn pixel_error(e: pixels::PixelError) -> DesktopError {
@@ -40,7 +73,8 @@ fn read_window<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Seen, DesktopErro
     let image = desktop.capture()?;
     let read = image.view().and_then(pixels::read).map_err(pixel_error)?;
     let grid = read.grid().map_err(pixel_error)?;
-    Ok(Seen { board: read.board, grid })
+    let kinds = read.cells.iter().map(|c| c.kind).collect();
+    Ok(Seen { board: read.board, grid, kinds, image })
 }
 
 /// A cell's rectangle in the window's pixels: (left, top, width, height).
@@ -92,6 +126,38 @@ fn cell_look(image: &RgbaImage, board: &Board, index: usize) -> ([f64; 3], f64) 
     (background, ink / total)
 }
 
+/// Grey levels of a cell's middle (a 16 x 16 lattice), to see its digit change.
+fn glyph_sample(image: &RgbaImage, board: &Board, index: usize) -> Vec<u8> {
+    let (left, top, w, h) = cell_rect(board, index);
+    let mut out = Vec::with_capacity(256);
+    for i in 0..16 {
+        for j in 0..16 {
+            let x = (left + (0.25 + 0.5 * i as f64 / 15.0) * w) as usize;
+            let y = (top + (0.25 + 0.5 * j as f64 / 15.0) * h) as usize;
+            let k = (y.min(image.height - 1) * image.width + x.min(image.width - 1)) * 4;
+            let grey = (u16::from(image.data[k])
+                + u16::from(image.data[k + 1])
+                + u16::from(image.data[k + 2]))
+                / 3;
+            out.push(grey as u8);
+        }
+    }
+    out
+}
+
+/// Whether a cell's middle looks different from a sample of it.
+fn glyph_changed(before: &[u8], now: &[u8]) -> bool {
+    let diff: u32 = before.iter().zip(now).map(|(a, b)| u32::from(a.abs_diff(*b))).sum();
+    diff > 4 * before.len() as u32
+}
+
+/// Whether a colour is a shade of grey (no hue).
+fn neutral(c: [f64; 3]) -> bool {
+    let (max, min) =
+        (c.iter().copied().fold(0.0, f64::max), c.iter().copied().fold(255.0, f64::min));
+    max - min < 16.0
+}
+
 /// Whether two background colours differ enough to tell a selection.
 fn changed(a: [f64; 3], b: [f64; 3]) -> bool {
     (0..3).map(|k| (a[k] - b[k]).abs()).sum::<f64>() > 18.0
@@ -133,15 +199,13 @@ fn wait_for<D: Desktop + ?Sized>(
     }
 }
 
-/// Reads, solves, types and verifies a sudoku window by its pixels. With `completion_dialog`
-/// (a game known to cover its board with a dialog once solved, as GNOME Sudoku does) a window
-/// over the board after the last digit confirms the run, provided every other cell was read
-/// back right just before that digit.
+/// Reads, solves, types and verifies a sudoku window by its pixels (see the module's text).
 pub fn run_by_pixels<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
-    completion_dialog: bool,
+    game: PixelGame,
 ) -> Result<Report, DesktopError> {
+    let completion_dialog = game.completion_dialog;
     let _lock = desktop.game_window_key().map(|key| GameLock::take(&key)).transpose()?;
     let t0 = desktop.elapsed();
     let seen = read_window(desktop)?;
@@ -152,7 +216,38 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
             "a {side}x{side} board needs letters, which this mode does not type; nothing was typed"
         )));
     }
-    let solution = unique_solution(&seen.grid)?;
+    let board = seen.board;
+    let image = seen.image;
+    let empty: Vec<usize> = (0..side * side).filter(|&i| seen.grid.get(i).is_none()).collect();
+    // How an empty cell looks unselected: the middle of the empty cells' colours, so that a
+    // cell left selected before the run (its look unchanged by the click) still counts.
+    let plain = {
+        let mut looks: Vec<[f64; 3]> =
+            empty.iter().map(|&i| cell_look(&image, &board, i).0).collect();
+        looks.sort_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()));
+        looks.get(looks.len() / 2).copied().unwrap_or([255.0; 3])
+    };
+    let entry: Vec<bool> = (0..side * side)
+        .map(|i| {
+            seen.grid.get(i).is_some()
+                && match game.entries {
+                    Entries::Ink => seen.kinds[i] == CellKind::Entry,
+                    Entries::Background => {
+                        let bg = cell_look(&image, &board, i).0;
+                        !changed(bg, plain) || !neutral(bg)
+                    }
+                }
+        })
+        .collect();
+    let mut givens = seen.grid.clone();
+    for i in (0..side * side).filter(|&i| entry[i]) {
+        givens.set(i, None).map_err(|e| DesktopError::Capture(e.to_string()))?;
+    }
+    // The givens alone, else every value as a given (nothing then corrected).
+    let (solution, entry) = match unique_solution(&givens) {
+        Ok(solution) if entry.iter().any(|&e| e) => (solution, entry),
+        _ => (unique_solution(&seen.grid)?, vec![false; side * side]),
+    };
     let mut report = Report::solved(
         &solution,
         format!("pixels {side}x{side}"),
@@ -163,18 +258,15 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
     let area = desktop
         .game_area()?
         .ok_or_else(|| DesktopError::Capture("the window's place is unknown".into()))?;
-    let targets: Vec<usize> = (0..side * side).filter(|&i| seen.grid.get(i).is_none()).collect();
+    // The empty cells and the entries that are wrong, in reading order.
+    let targets: Vec<usize> = (0..side * side)
+        .filter(|&i| {
+            seen.grid.get(i).is_none() || (entry[i] && seen.grid.cells()[i] != solution.cells()[i])
+        })
+        .collect();
+    report.corrected = targets.iter().filter(|&&i| seen.grid.get(i).is_some()).count();
     let typing = desktop.elapsed();
-    let board = seen.board;
-    let mut image = desktop.capture()?;
-    // How an empty cell looks unselected: the middle of the empty cells' colours, so that a
-    // cell left selected before the run (its look unchanged by the click) still counts.
-    let plain = {
-        let mut looks: Vec<[f64; 3]> =
-            targets.iter().map(|&i| cell_look(&image, &board, i).0).collect();
-        looks.sort_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()));
-        looks.get(looks.len() / 2).copied().unwrap_or([255.0; 3])
-    };
+    let mut image = image;
     for (k, &index) in targets.iter().enumerate() {
         if opts.aborted() {
             return Err(DesktopError::Aborted);
@@ -215,11 +307,18 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
             });
         }
         let digit = solution.cells()[index];
+        let held = seen.grid.get(index).is_some();
+        let before_key = glyph_sample(&desktop.capture()?, &board, index);
         desktop.key(Key::Char(char::from(b'0' + digit)))?;
         report.actions += 1;
         report.typed += 1;
         let shown = wait_for(desktop, opts, &format!("the digit to show in {cell}"), |img| {
-            cell_look(img, &board, index).1 > 0.04
+            // A wrong value replaced: its glyph changes; an empty cell: ink shows.
+            if held {
+                glyph_changed(&before_key, &glyph_sample(img, &board, index))
+            } else {
+                cell_look(img, &board, index).1 > 0.04
+            }
         });
         image = match shown {
             Ok(image) => image,

@@ -78,7 +78,16 @@ fn solo_played_by_pixels_is_solved_as_its_copy_text_shows() {
     for name in ["3x3du", "2x3"] {
         let game = screen.launch(game_id(name), &[]);
         screen.focus(&game);
+        // A wrong value left by the player (Solo draws entries in another colour): retyped.
+        let puzzle = solo_id::parse(game_id(name)).expect("id");
+        let solution = sudobot::desktop::unique_solution(&puzzle).expect("unique");
+        let side = puzzle.side();
+        let empty = (0..side * side).find(|&i| puzzle.get(i).is_none()).expect("an empty cell");
+        let wrong = if solution.cells()[empty] == 1 { "2" } else { "1" };
+        let (x, y) = centre(empty / side, empty % side);
+        screen.xdotool(&["mousemove", &x, &y, "click", "1", "key", wrong]);
         let out = run_ok(&screen, &["desktop", "--auto", "--game", "pixels", "--window", "Solo"]);
+        assert!(out.contains(", 1 corrected;"), "{name}: {out}");
         assert!(out.contains("confirmed by reading the window's pixels back"), "{name}: {out}");
         // Solo's own Copy text, not the pixels, decides.
         super::assert_solved(name, &screen.copy_board(&game));
