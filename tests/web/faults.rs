@@ -127,6 +127,21 @@ pub(super) fn wait_keys(server: &FixtureServer, page: &str, n: usize) -> bool {
     false
 }
 
+/// Waits (bounded) until the page has seen keys from the run; if it never does, the run's
+/// process group is killed and the test fails with what sudobot printed.
+pub(super) fn expect_typing(server: &FixtureServer, page: &str, child: Child) -> Child {
+    if wait_keys(server, page, 5) {
+        return child;
+    }
+    kill("-KILL", &format!("-{}", child.id()));
+    let (out, _) = finish(child, Duration::from_secs(10));
+    panic!(
+        "no key reached {page} within 60 s; sudobot printed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The chromedriver under `pid`.
 fn chromedriver_of(pid: u32) -> Option<u32> {
     descendants(pid).into_iter().find(|&p| {
@@ -154,7 +169,7 @@ fn signal_mid_fill(signal: &str, group: bool, twice: bool) -> (Output, Duration,
     let url = server.url("sudoku_name_slow.html");
     let child = private.command(&["web", "--site", "sudoku.name", "--url", &url]).spawn().unwrap();
     let pid = child.id();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     let target = if group { format!("-{pid}") } else { pid.to_string() };
     let sent = now_ms();
     kill(signal, &target);
@@ -234,7 +249,7 @@ fn driver_fault_mid_fill(signal: &str) -> Output {
     let url = server.url("sudoku_name_slow.html");
     let child = private.command(&["web", "--site", "sudoku.name", "--url", &url]).spawn().unwrap();
     let pid = child.id();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     let driver = chromedriver_of(pid).expect("chromedriver runs under sudobot");
     let sent = now_ms();
     kill(signal, &driver.to_string());
@@ -298,7 +313,7 @@ fn a_stopped_renderer_is_named_as_a_command_that_timed_out() {
         config_with(private.path(), &[("start_timeout_ms = 20000", "start_timeout_ms = 8000")]);
     let child = spawn_with_config(&private, &server, "sudoku_name_slow.html", &config);
     let pid = child.id();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     let renderers = renderers_of(pid);
     assert!(!renderers.is_empty(), "chromium runs renderer processes under sudobot");
     for r in &renderers {
@@ -346,7 +361,7 @@ fn a_sigkilled_sudobot_leaves_no_browser_typing() {
     let url = server.url("sudoku_name_slow.html");
     let child = private.command(&["web", "--site", "sudoku.name", "--url", &url]).spawn().unwrap();
     let pid = child.id();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     let sent = now_ms();
     kill("-KILL", &pid.to_string());
     let _ = finish(child, Duration::from_secs(10));

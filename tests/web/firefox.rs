@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use assert_cmd::Command;
 
-use super::faults::{Private, finish, keys_after, kill, now_ms, wait_keys};
+use super::faults::{Private, expect_typing, finish, keys_after, kill, now_ms};
 use super::server::FixtureServer;
 use super::{assert_code, browser_lock, config_with, text};
 
@@ -183,7 +183,7 @@ fn firefox_signal_mid_fill(signal: &str, group: bool, code: i32) {
     let args = ["web", "--site", "sudoku.name", "--url", &url, "--browser", "firefox"];
     let child = private.command(&args).spawn().unwrap();
     let pid = child.id();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     let running = private.processes();
     assert!(running.iter().any(|p| p.ends_with("geckodriver")), "{running:?}");
     let sent = now_ms();
@@ -224,7 +224,7 @@ fn a_sigkilled_sudobot_takes_geckodriver_and_firefox_with_it() {
     let args = ["web", "--site", "sudoku.name", "--url", &url, "--browser", "firefox"];
     let child = private.command(&args).spawn().unwrap();
     let pid = child.id();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     let sent = now_ms();
     kill("-KILL", &pid.to_string());
     let _ = finish(child, Duration::from_secs(10));
@@ -271,7 +271,7 @@ fn geckodriver_fault_mid_fill(signal: &str) -> String {
     let args = ["web", "--site", "sudoku.name", "--url", &url, "--browser", "firefox"];
     let child = private.command(&args).spawn().unwrap();
     let pid = child.id();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     let driver = geckodriver_of(pid).expect("geckodriver runs under sudobot");
     let sent = now_ms();
     kill(signal, &driver.to_string());

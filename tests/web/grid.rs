@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use super::faults::{Private, finish, keys_after, kill, now_ms, wait_keys};
+use super::faults::{Private, expect_typing, finish, keys_after, kill, now_ms};
 
 /// SIGKILL or SIGTERM to a process group that may be gone already (quietly).
 fn signal_group(signal: &str, pgid: u32) {
@@ -316,7 +316,7 @@ fn local_parallel_sigterm_stops_every_session() {
     let pid = child.id();
     // Both sessions type: wait for keys, then for the second browser's keys too (the page logs
     // keys from both; 60 keys cannot come from one session within its first puzzle's start).
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     let chromedrivers = || {
         super::descendants(pid)
             .into_iter()
@@ -396,7 +396,7 @@ fn grid_with_two_slots_runs_two_sessions_and_leaves_none() {
         .spawn()
         .unwrap();
     let pid = child.id();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     assert_eq!(grid.busy(), [2], "both slots hold a session of the run");
     let sent = now_ms();
     kill("-INT", &pid.to_string());
@@ -437,7 +437,7 @@ fn a_grid_node_killed_mid_run_has_its_puzzle_retried_on_another() {
         .args(["--count", "3", "--parallel", "2", "--report", report.to_str().unwrap()])
         .spawn()
         .unwrap();
-    assert!(wait_keys(&server, "sudoku_name_slow", 5), "typing started");
+    let child = expect_typing(&server, "sudoku_name_slow", child);
     // Both one-slot nodes hold a session of the run; node 2 goes away with its browser.
     let start = Instant::now();
     while grid.busy().iter().sum::<usize>() < 2 && start.elapsed() < Duration::from_secs(30) {
