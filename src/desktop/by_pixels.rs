@@ -19,7 +19,8 @@
 
 use std::time::Duration;
 
-use super::backend::{Desktop, MouseButton};
+use super::backend::{Desktop, MouseButton, wait_for};
+use super::fill;
 use super::keys::Key;
 use super::lock::GameLock;
 use super::verify::unique_solution;
@@ -165,38 +166,31 @@ fn changed(a: [f64; 3], b: [f64; 3]) -> bool {
 
 /// The cells where `board` differs from `solution` (but `except`), named.
 fn differences(board: &Grid, solution: &Grid, except: Option<usize>) -> String {
-    let side = board.side();
-    let names: Vec<String> = (0..side * side)
-        .filter(|&i| Some(i) != except && board.cells()[i] != solution.cells()[i])
-        .map(|i| Cell::from_index(i, side).to_string())
+    let names: Vec<String> = fill::cells_to_type(board, solution)
+        .into_iter()
+        .filter(|&i| Some(i) != except)
+        .map(|i| Cell::from_index(i, board.side()).to_string())
         .collect();
     names.join(" ")
 }
 
+/// How often the window is captured while waiting for a cell to change.
+const POLL: Duration = Duration::from_millis(15);
+
+/// How often the whole board is read while waiting for it to show the solution.
+const READ_POLL: Duration = Duration::from_millis(30);
+
 /// Waits (bounded by `opts.timeout`) until `done` holds for a fresh capture.
-fn wait_for<D: Desktop + ?Sized>(
+fn wait_for_look<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
     what: &str,
     mut done: impl FnMut(&RgbaImage) -> bool,
 ) -> Result<RgbaImage, DesktopError> {
-    let deadline = desktop.elapsed() + opts.timeout;
-    loop {
-        let image = desktop.capture()?;
-        if done(&image) {
-            return Ok(image);
-        }
-        if opts.aborted() {
-            return Err(DesktopError::Aborted);
-        }
-        if desktop.elapsed() >= deadline {
-            return Err(DesktopError::Timeout {
-                what: what.to_string(),
-                waited_ms: opts.timeout.as_millis() as u64,
-            });
-        }
-        desktop.pause(Duration::from_millis(15));
-    }
+    wait_for(opts, desktop, what, opts.timeout, POLL, |d| {
+        let image = d.capture()?;
+        Ok(done(&image).then_some(image))
+    })
 }
 
 /// Reads, solves, types and verifies a sudoku window by its pixels (see the module's text).
@@ -290,7 +284,7 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
         let (x, y) = (area.x + (left + w / 2.0) as i32, area.y + (top + h / 2.0) as i32);
         desktop.click(MouseButton::Left, x, y)?;
         report.actions += 1;
-        let selected = wait_for(desktop, opts, &format!("{cell} to show selected"), |img| {
+        let selected = wait_for_look(desktop, opts, &format!("{cell} to show selected"), |img| {
             let after = cell_look(img, &board, index).0;
             changed(after, before) || changed(after, plain)
         });
@@ -308,11 +302,15 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
         }
         let digit = solution.cells()[index];
         let held = seen.grid.get(index).is_some();
-        let before_key = glyph_sample(&desktop.capture()?, &board, index);
+        // A wrong value's glyph, to see it replaced (an empty cell needs no capture here).
+        let before_key = match held {
+            true => glyph_sample(&desktop.capture()?, &board, index),
+            false => Vec::new(),
+        };
         desktop.key(Key::Char(char::from(b'0' + digit)))?;
         report.actions += 1;
         report.typed += 1;
-        let shown = wait_for(desktop, opts, &format!("the digit to show in {cell}"), |img| {
+        let shown = wait_for_look(desktop, opts, &format!("the digit to show in {cell}"), |img| {
             // A wrong value replaced: its glyph changes; an empty cell: ink shows.
             if held {
                 glyph_changed(&before_key, &glyph_sample(img, &board, index))
@@ -336,25 +334,33 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
     let verifying = desktop.elapsed();
     // The last digit may still be settling (a selection fading, a popover closing): the board
     // is read until it shows the solution, within the bound.
-    let deadline = desktop.elapsed() + opts.timeout;
-    loop {
-        match read_window(desktop) {
-            Ok(now) if now.grid.cells() == solution.cells() => break,
-            Err(DesktopError::Covered { by, .. }) if completion_dialog && !targets.is_empty() => {
-                tracing::debug!(%by, "a window over the board after the last digit");
-                report.check = Check::Completion;
-                break;
+    let mut last = None;
+    let settled =
+        wait_for(opts, desktop, "the board to show the solution", opts.timeout, READ_POLL, |d| {
+            match read_window(d) {
+                Ok(now) if now.grid.cells() == solution.cells() => Ok(Some(Check::Pixels)),
+                Err(DesktopError::Covered { by, .. })
+                    if completion_dialog && !targets.is_empty() =>
+                {
+                    tracing::debug!(%by, "a window over the board after the last digit");
+                    Ok(Some(Check::Completion))
+                }
+                other => {
+                    last = Some(other.map(|now| now.grid));
+                    Ok(None)
+                }
             }
-            Ok(now) if desktop.elapsed() >= deadline => {
-                return Err(DesktopError::Capture(format!(
-                    "after typing, the window shows other values than the solution in {}",
-                    differences(&now.grid, &solution, None)
-                )));
-            }
-            Err(e) if desktop.elapsed() >= deadline => return Err(e),
-            _ => desktop.pause(Duration::from_millis(30)),
+        });
+    report.check = match (settled, last) {
+        (Ok(check), _) => check,
+        (Err(DesktopError::Timeout { .. }), Some(Ok(now))) => {
+            return Err(DesktopError::Capture(format!(
+                "after typing, the window shows other values than the solution in {}",
+                differences(&now, &solution, None)
+            )));
         }
-    }
+        (Err(DesktopError::Timeout { .. }), Some(Err(e))) | (Err(e), _) => return Err(e),
+    };
     report.verify = desktop.elapsed() - verifying;
     report.verified = true;
     Ok(report)
