@@ -530,8 +530,6 @@ fn stream<R: io::BufRead>(
     };
     let threads = pool.as_ref().map_or(1, |p| p.current_num_threads());
     let bar = super::progress::puzzles_streamed();
-    let mut tally = Tally::default();
-    let mut chunk = first;
     // Plain 9x9 lines take the fast path when it prints what the general one would: one-line
     // input read as such, no options that change the grid, and a solution printed as a line
     // (or only the verdict).
@@ -548,13 +546,15 @@ fn stream<R: io::BufRead>(
         Some((solution, elapsed)) => Solved::Plain(n, solution, elapsed),
         None => Solved::General(work(format::line_entry(l, n, options), mode, budget)),
     };
-    match &pool {
+    let tally = match &pool {
         None => {
             let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+            let mut tally = Tally::default();
+            let mut chunk = first;
             let mut results: Vec<Solved> = Vec::new();
             loop {
                 results.clear();
-                results.extend(chunk.puzzle_lines().collect::<Vec<_>>().iter().map(solve_line));
+                results.extend(chunk.puzzle_lines().map(|line| solve_line(&line)));
                 bar.inc(results.len() as u64);
                 let printed = print_stream(&mut out, &results, &mut tally, mode, &printer);
                 if !written(printed.and_then(|()| out.flush()))? || reader.at_end() {
@@ -563,11 +563,10 @@ fn stream<R: io::BufRead>(
                 // One job: every chunk at one size, its buffers reused on memory already mapped.
                 chunk = reader.refill(FIRST_CHUNK, chunk)?;
             }
+            tally
         }
-        Some(pool) => {
-            tally = pipeline(&mut reader, chunk, pool, &solve_line, (mode, &printer), &bar)?;
-        }
-    }
+        Some(pool) => pipeline(&mut reader, first, pool, &solve_line, (mode, &printer), &bar)?,
+    };
     bar.finish_and_clear();
     if tally.total == 0 {
         return Err(InputError::Empty { source_name: source.name() }.into());
