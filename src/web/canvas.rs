@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use thirtyfour::prelude::*;
 
 use super::fill::{self, Target};
-use super::play::{self, Outcome, PlayError, PlayOptions, Timings};
+use super::play::{self, Outcome, PlayError, PlayOptions, Timings, timed};
 use super::read::{PageBoard, symbol_key};
 use super::site::Site;
 use crate::grid::{Cell, Grid};
@@ -177,10 +177,6 @@ async fn look(driver: &WebDriver, selector: &str) -> Result<(WebElement, Shot), 
 }
 
 /// The givens needed before a board of this side counts as drawn.
-fn min_givens(site: &Site, side: usize) -> usize {
-    site.board.min_givens.unwrap_or(if side == 9 { 17 } else { side * side / 6 })
-}
-
 /// Waits (bounded) until the element shows a board with enough certain givens and no
 /// uncertain cell, or one that reads the same for [`SETTLE`].
 async fn wait_board(
@@ -197,7 +193,7 @@ async fn wait_board(
         let err = match look(driver, selector).await {
             Ok((el, shot)) => {
                 let givens = shot.page_board().givens();
-                let enough = givens >= min_givens(site, shot.read.board.side);
+                let enough = givens >= site.min_givens_for(shot.read.board.side);
                 let text = shot.read.to_string();
                 let steady = match &last {
                     Some((t, since)) if *t == text => since.elapsed() >= SETTLE,
@@ -580,10 +576,6 @@ pub async fn check(driver: &WebDriver, selector: &str) -> (String, bool) {
         Err(ShotError::Driver(step, e)) => (format!("{step}: {}", play::short(&e)), false),
         Err(ShotError::Pixels(e)) => (format!("pixels: {e}"), false),
     }
-}
-
-fn timed(slot: &mut Option<Duration>, start: Instant) {
-    *slot = Some(slot.unwrap_or_default() + start.elapsed());
 }
 
 #[cfg(test)]

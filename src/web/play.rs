@@ -457,7 +457,8 @@ pub fn short(e: &WebDriverError) -> String {
     line
 }
 
-fn timed(slot: &mut Option<Duration>, start: Instant) {
+/// Adds the time since `start` to a phase's time.
+pub(super) fn timed(slot: &mut Option<Duration>, start: Instant) {
     *slot = Some(slot.unwrap_or_default() + start.elapsed());
 }
 

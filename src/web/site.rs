@@ -760,7 +760,13 @@ impl Site {
 
     /// The givens needed before the board counts as ready.
     pub fn min_givens(&self) -> usize {
-        self.board.min_givens.unwrap_or(match self.board.side {
+        self.min_givens_for(self.board.side)
+    }
+
+    /// The givens needed on a board of `side` (a board read from pixels has the side it is
+    /// seen to have): `board.min_givens`, else 17 on 9x9 and a sixth of the cells otherwise.
+    pub fn min_givens_for(&self, side: usize) -> usize {
+        self.board.min_givens.unwrap_or(match side {
             SIDE => 17,
             side => side * side / 6,
         })
