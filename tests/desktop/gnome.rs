@@ -62,7 +62,16 @@ fn a_wrong_entry_is_corrected_and_a_signal_stops_between_cells() {
     let solved = run_solve(&puzzle);
     // SIGTERM mid-run: the bot exits 143 between two cells, and every value on the board is a
     // given or the solution's, with no popover left open.
-    let mut bot = screen.spawn_sudobot(&["desktop", "--auto", "--game", "gnome-sudoku"]);
+    // Paced (200 ms after each cell), so that the run is still typing when the signal comes
+    // even on a loaded machine.
+    let mut bot = screen.spawn_sudobot(&[
+        "desktop",
+        "--auto",
+        "--game",
+        "gnome-sudoku",
+        "--key-delay",
+        "200",
+    ]);
     super::harness::wait_until("the first digit", Duration::from_secs(20), || {
         let now = board(&screen);
         (now != puzzle).then_some(())
