@@ -124,7 +124,7 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
     let wait = Duration::from_millis(args.timeout.max(1));
     let (screen, detected) = connect(args.title(), class, wait)?;
     if args.show_read {
-        return show_read(screen);
+        return show_read(screen, wait);
     }
     let opts = options(&args, input, platform(&args, detected), abort);
     if args.auto {
@@ -134,14 +134,20 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
 }
 
 /// `--show-read`: the window's board as its pixels show it; nothing is typed.
-fn show_read(mut screen: Box<dyn Desktop>) -> anyhow::Result<Code> {
+fn show_read(mut screen: Box<dyn Desktop>, timeout: Duration) -> anyhow::Result<Code> {
     use sudobot::pixels;
-    let image = screen.capture()?;
-    let read = match image.view().and_then(pixels::read) {
-        Ok(read) => read,
-        Err(e) => {
-            eprintln!("sudobot: the window: {e}");
-            return Ok(Code::BadInput);
+    // A window just raised over another may not have drawn itself yet: it is read again,
+    // within the bound, until a board shows.
+    let deadline = screen.elapsed() + timeout;
+    let read = loop {
+        let image = screen.capture()?;
+        match image.view().and_then(pixels::read) {
+            Ok(read) => break read,
+            Err(e) if screen.elapsed() >= deadline => {
+                eprintln!("sudobot: the window: {e}");
+                return Ok(Code::BadInput);
+            }
+            Err(_) => screen.pause(Duration::from_millis(50)),
         }
     };
     eprintln!("sudobot: the window shows {}:", super::solve::board_found(&read.board));
