@@ -1,5 +1,7 @@
-//! Rebuilds the digit templates of the pixel reader (`src/pixels/templates.bin`) from fonts
-//! rendered by `ab_glyph`. The fonts come from Debian packages:
+//! Rebuilds the templates of the pixel reader (`src/pixels/templates.bin`) from fonts rendered
+//! by `ab_glyph`: the digits 1 to 9, and letters and signs shaped like digits ([`NOT_DIGITS`],
+//! labelled [`digits::NOT_A_DIGIT`]) so that a board showing them is refused rather than read.
+//! The fonts come from Debian packages:
 //!
 //! ```text
 //! apt-get install fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-noto-core \
@@ -66,6 +68,18 @@ const TRAINING: &[(&str, &str)] = &[
 
 /// Glyph heights rendered (pixels per em): small ones carry the blur of small cells.
 const SIZES: &[f32] = &[22.0, 44.0];
+
+/// Glyphs that are no digit but look like one in some font (`l` and `I` like 1, `Z` like 2,
+/// `S` and `$` like 5, `b` and `G` like 6, `T` like 7, `B` and `&` like 8, `g` and `q` like 9,
+/// `t` and `f` like 1, ...), drawn once per font at [`NOT_DIGIT_SIZE`]. The pixel tests also read glyphs left out
+/// of this list, to measure what it does for glyphs it never saw.
+const NOT_DIGITS: &[char] = &[
+    'l', 'I', '|', '!', 'i', 'j', 'J', 'Z', 'z', 'S', 's', '$', 'B', '&', 'O', 'o', '0', 'Q', 'g',
+    'q', 'b', 'G', 'A', 'T', '?', '@', 't', 'f', 'a', '%', '#',
+];
+
+/// The size the glyphs of [`NOT_DIGITS`] are drawn at (one size keeps the file under 1 MB).
+const NOT_DIGIT_SIZE: f32 = 44.0;
 
 /// A described glyph: vendor, digit, size, features, and whether it is the glyph as drawn
 /// (not a variant).
@@ -145,6 +159,16 @@ fn main() -> ExitCode {
                         glyphs.push((vendor(path), digit, size, f, false));
                     }
                 }
+            }
+        }
+        for &ch in NOT_DIGITS {
+            // A font without the glyph would draw its missing-glyph box.
+            if font.glyph_id(ch).0 == 0 {
+                continue;
+            }
+            let Some(ink) = render(&font, ch, NOT_DIGIT_SIZE) else { continue };
+            if let Some(f) = digits::features(ink.0, ink.1, &ink.2) {
+                glyphs.push((vendor(path), digits::NOT_A_DIGIT, NOT_DIGIT_SIZE, f, false));
             }
         }
     }

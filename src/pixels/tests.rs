@@ -745,24 +745,45 @@ fn dotted_glyphs_are_never_read_as_digits() {
     assert!(found.is_empty(), "read as certain digits: {found:?}");
 }
 
-/// Letters shaped like digits (Z, S, B, O, l, I, g, b, ...) in every held-out font: which
-/// are read as certain digits. The reader has no templates of non-digits, so a board that
-/// mixes such letters in is not refused by the reader alone: `cargo test --lib
+/// Letters and signs shaped like digits, in every held-out font: which are read as certain
+/// digits. The templates hold glyphs that are no digit (`NOT_DIGITS` in
+/// `examples/pixel_templates.rs`), drawn in the training fonts; this reads those glyphs in
+/// fonts never seen, then glyphs that are in no template at all: `cargo test --release --lib
 /// pixels::tests::lookalikes -- --ignored --nocapture`.
 #[test]
 #[ignore = "a report, run by hand"]
 fn lookalikes() {
-    let glyphs = [
-        'Z', 'S', 'B', 'O', 'l', 'I', 'g', 'q', 'b', 'A', 'G', 's', 'z', 'T', '$', '&', '%', '#',
-        '@', '?',
-    ];
-    let found = glyphs_read_as_digits(&glyphs);
-    for (font, g, d) in &found {
-        println!("{font}: '{g}' read as a certain {d}");
+    for (what, glyphs) in
+        [("glyphs in the templates", TEMPLATE_LOOKALIKES), ("unseen glyphs", UNSEEN)]
+    {
+        let found = glyphs_read_as_digits(glyphs);
+        for (font, g, d) in &found {
+            println!("{font}: '{g}' read as a certain {d}");
+        }
+        println!(
+            "{what}: {} of {} glyph reads taken for certain digits",
+            found.len(),
+            glyphs.len() * HELD_OUT.len()
+        );
     }
-    println!(
-        "{} of {} glyph reads taken for certain digits",
-        found.len(),
-        glyphs.len() * HELD_OUT.len()
-    );
+}
+
+/// Glyphs shaped like digits that the templates hold as no digit.
+const TEMPLATE_LOOKALIKES: &[char] = &[
+    'Z', 'S', 'B', 'O', 'l', 'I', 'g', 'q', 'b', 'A', 'G', 's', 'z', 'T', '$', '&', '@', '?', 't',
+    'f', 'a', '%', '#',
+];
+
+/// Glyphs in no template: letters and signs, some of them shaped a little like digits.
+const UNSEEN: &[char] =
+    &['Y', 'D', 'E', 'L', 'P', 'R', 'e', 'y', 'h', 'n', 'C', 'U', 'H', 'k', 'r', 'x', 'd', 'p'];
+
+/// Letters and signs often taken for digits before the templates held glyphs that are none
+/// (`I` for 1, `q` for 9, `Z` for 2, `&` for 8, `T` for 1, `t` for 1): in fonts the templates
+/// were not built from, none is read as a certain digit. (`l` as 1 and `g` as 9 still are in
+/// two mono and one serif font: the `lookalikes` report lists them.)
+#[test]
+fn letters_shaped_like_digits_are_never_read_as_digits() {
+    let found = glyphs_read_as_digits(&['I', 'q', 'Z', '&', 'T', 'B', 'S', 'b', 't', '$']);
+    assert!(found.is_empty(), "read as certain digits: {found:?}");
 }
