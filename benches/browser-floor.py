@@ -15,8 +15,8 @@ site's page (src/web/demo/page.html, with its own scripts) filled with a 9x9 boa
 It prints the CPU time (user + system) of chromedriver and every Chromium process per cycle,
 best and median of CYCLES (default 6). Compare with `benches/session-cpu.sh target/release/sudobot
 web --site demo --count N` (its steady-state cost per puzzle) on the same machine. `--data` loads
-the page from a data: URL, `--file` from a file, instead of HTTP. FLOOR_ARGS adds Chromium flags
-and FLOOR_PREFS (JSON) sets profile preferences, to try what changes the cost.
+the page from a data: URL, `--file` from a file, instead of HTTP. FLOOR_ARGS adds Chromium flags,
+FLOOR_BINARY names another Chromium binary and FLOOR_PREFS (JSON) sets profile preferences, to try what changes the cost.
 """
 
 import http.server
@@ -137,8 +137,11 @@ def main():
                 if time.time() > deadline:
                     sys.exit("browser-floor: chromedriver did not answer within 20 s")
                 time.sleep(0.05)  # polling the driver's start, bounded above
-        options = {"args": FLAGS + ["--user-data-dir=" + profile]
+        base = os.environ["FLOOR_BASE"].split() if "FLOOR_BASE" in os.environ else FLAGS
+        options = {"args": base + ["--user-data-dir=" + profile]
                    + os.environ.get("FLOOR_ARGS", "").split()}
+        if os.environ.get("FLOOR_BINARY"):
+            options["binary"] = os.environ["FLOOR_BINARY"]
         if os.environ.get("FLOOR_PREFS"):
             options["prefs"] = json.loads(os.environ["FLOOR_PREFS"])
         caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome",

@@ -72,6 +72,11 @@ pub struct BrowserConfig {
     /// Window size in pixels, `[width, height]`.
     #[serde(default = "default_window")]
     pub window_size: [u32; 2],
+    /// Whether a headless Chromium that sudobot starts itself runs as Debian's
+    /// `chromium-headless-shell` when it is installed (`auto`) or always as the full browser
+    /// (`never`).
+    #[serde(default)]
+    pub headless_shell: HeadlessShell,
     /// Extra Chromium arguments.
     #[serde(default)]
     pub args: Vec<String>,
@@ -128,6 +133,18 @@ impl Headless {
             }
         }
     }
+}
+
+/// The `headless_shell` setting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HeadlessShell {
+    /// The headless shell when it is installed, the run is headless, sudobot starts the driver
+    /// and no `binary` is named.
+    #[default]
+    Auto,
+    /// Always the full browser.
+    Never,
 }
 
 /// Errors reading `webdriver.toml`.

@@ -254,10 +254,21 @@ impl Session {
         } else {
             format!("remote at {}", self.server_url)
         };
-        let browser_bin =
-            config.browser.binary.clone().unwrap_or_else(|| browser.default_binary().into());
+        let shell = browser.headless_shell(&config.browser, local);
+        let browser_bin = match shell {
+            Some(shell) => shell.to_string(),
+            None => {
+                config.browser.binary.clone().unwrap_or_else(|| browser.default_binary().into())
+            }
+        };
         let browser_version = if local { version_of(&browser_bin).await } else { "remote".into() };
-        let advice = browser.advice(&reason);
+        let mut advice = browser.advice(&reason);
+        if let Some(shell) = shell {
+            advice.push_str(&format!(
+                "; this run used Chromium's headless shell {shell}: `headless_shell = \"never\"` \
+                 under [browser] in webdriver.toml starts the full browser instead"
+            ));
+        }
         SessionError::BrowserFailed { reason, driver_version, browser_version, advice }
     }
 

@@ -229,7 +229,8 @@ fn sigint_during_session_start_leaves_nothing() {
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(30)
         && !descendants(pid).iter().any(|&p| {
-            std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "chromium")
+            std::fs::read_to_string(format!("/proc/{p}/comm"))
+                .is_ok_and(|c| c.trim().starts_with("chromium"))
         })
     {
         std::thread::sleep(Duration::from_millis(5));

@@ -123,6 +123,36 @@ fn sudoku_name_replica_is_solved_with_real_keys() {
     }
 }
 
+/// Chromium runs as Debian's headless shell where that is installed (`headless_shell = "auto"`,
+/// the default) and as the full browser with `headless_shell = "never"`: both solve the
+/// sudoku.name replica, and `-v` says which ran.
+#[test]
+fn the_headless_shell_and_the_full_browser_both_play() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    let never =
+        config_with(dir.path(), &[("headless_shell = \"auto\"", "headless_shell = \"never\"")]);
+    let installed = std::path::Path::new(sudobot::web::browser::HEADLESS_SHELL).exists();
+    if !installed {
+        eprintln!("skipping the headless shell's half: apt-get install chromium-headless-shell");
+    }
+    let url = server.url("sudoku_name.html");
+    for (config, shell) in [(None, installed), (Some(never), false)] {
+        let mut args = vec!["web", "--site", "sudoku.name", "--url", &url, "-v"];
+        let config = config.map(|c| c.display().to_string());
+        if let Some(c) = &config {
+            args.extend(["--config", c]);
+        }
+        let out = sudobot(&args);
+        assert_code(&out, 0);
+        let (stdout, stderr) = text(&out);
+        assert!(stdout.contains("typed 51 cells"), "{stdout}");
+        assert_eq!(stderr.contains("runs as its headless shell"), shell, "{stderr}");
+    }
+    assert_eq!(server.verdicts("sudoku_name"), ["solved", "solved"]);
+}
+
 #[test]
 fn sudokupuzzle_replica_in_iframe_with_restored_wrong_value() {
     let _lock = browser_lock();
