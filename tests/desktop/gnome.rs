@@ -122,3 +122,89 @@ fn run_solve(puzzle: &str) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
+
+/// Whether a program is on the PATH (a test helper `.ci/deps test` installs).
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).exists()))
+}
+
+/// Runs the bot on GNOME Sudoku and expects it to refuse (exit 1); gives its standard error.
+fn refused(screen: &Screen) -> String {
+    let out = screen.sudobot(&["desktop", "--auto", "--game", "gnome-sudoku", "--timeout", "500"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    eprintln!("refused: {stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing reported typed: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    stderr
+}
+
+#[test]
+fn a_minimized_or_partly_off_screen_game_is_refused_with_nothing_typed() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    screen.start_window_manager();
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    // Iconified by the window manager: named as minimized.
+    screen.xdotool(&["windowminimize", "--sync", &game.window]);
+    let stderr = refused(&screen);
+    assert!(stderr.contains("\"Sudoku\" is minimized"), "{stderr}");
+    screen.xdotool(&["windowactivate", "--sync", &game.window]);
+    assert_eq!(board(&screen), puzzle, "nothing typed while minimized");
+    // Partly off the right edge of the screen.
+    screen.xdotool(&["windowmove", &game.window, "700", "0"]);
+    super::harness::wait_until("the window to move", Duration::from_secs(10), || {
+        let out = screen.xdotool(&["getwindowgeometry", &game.window]);
+        let x = out.split("Position: ").nth(1)?.split(',').next()?.parse::<i32>().ok()?;
+        (x >= 700).then_some(())
+    });
+    let stderr = refused(&screen);
+    assert!(stderr.contains("partly off-screen"), "{stderr}");
+    screen.xdotool(&["windowmove", &game.window, "0", "0"]);
+    assert_eq!(board(&screen), puzzle, "nothing typed while off-screen");
+    screen.close(game);
+}
+
+#[test]
+fn a_window_kept_above_the_game_is_refused_naming_it() {
+    require_tools!();
+    if !on_path("wmctrl") {
+        eprintln!("skipping: wmctrl is not installed (bash .ci/deps test)");
+        return;
+    }
+    let mut screen = Screen::start(1024, 768);
+    screen.start_window_manager();
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    // Always on top (the window manager's "above" layer): the bot's raise of the game leaves
+    // it over the board.
+    let cover = screen.window_titled("Always on top", "300x200+250+250");
+    let above = |on: &str| {
+        let out = screen.command("wmctrl").args(["-i", "-r", &cover, "-b", on]).output();
+        assert!(out.is_ok_and(|o| o.status.success()), "wmctrl -b {on}");
+        let wanted = on.starts_with("add");
+        super::harness::wait_until(
+            "the window manager to apply it",
+            Duration::from_secs(10),
+            || {
+                let out =
+                    screen.command("xprop").args(["-id", &cover, "_NET_WM_STATE"]).output().ok()?;
+                (String::from_utf8_lossy(&out.stdout).contains("_NET_WM_STATE_ABOVE") == wanted)
+                    .then_some(())
+            },
+        );
+    };
+    above("add,above");
+    let stderr = refused(&screen);
+    assert!(stderr.contains("covered by \"Always on top\""), "{stderr}");
+    assert!(stderr.contains("nothing was typed"), "{stderr}");
+    // Once it may go below, the game is raised over it and reads as it was.
+    above("remove,above");
+    assert_eq!(board(&screen), puzzle, "nothing typed while covered");
+    screen.close(game);
+}
