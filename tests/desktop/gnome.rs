@@ -208,3 +208,51 @@ fn a_window_kept_above_the_game_is_refused_naming_it() {
     assert_eq!(board(&screen), puzzle, "nothing typed while covered");
     screen.close(game);
 }
+
+#[test]
+fn earmarks_are_not_read_as_values_and_their_cell_is_solved() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    let solved = run_solve(&puzzle);
+    // Earmarks (Ctrl+digit on a selected cell) in the first empty cell: the solution's digit
+    // and the ones drawn in the middle and on the cell's axes.
+    let first = puzzle.find('.').expect("an empty cell");
+    let right = solved.as_bytes()[first] as char;
+    let (x, y) = centre(first);
+    screen.xdotool(&["mousemove", "--window", &game.window, &x, &y, "click", "1"]);
+    let mut keys = vec!["key".to_string(), "--delay".into(), "40".into()];
+    let mut marks: Vec<char> = vec!['2', '4', '5', '6', '8', right];
+    marks.sort_unstable();
+    marks.dedup();
+    keys.extend(marks.iter().map(|d| format!("ctrl+{d}")));
+    keys.push("Escape".into());
+    screen.xdotool(&keys.iter().map(String::as_str).collect::<Vec<_>>());
+    // Read as pencil marks (`,` in the board printed on standard error), not as a value.
+    let read = super::harness::wait_until("the earmarks to show", Duration::from_secs(20), || {
+        let out = screen.sudobot(&["desktop", "--show-read", "--game", "gnome-sudoku"]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let marked = cells_as_read(&stderr).get(first).is_some_and(|c| c == ",");
+        (out.status.success() && marked)
+            .then(|| (String::from_utf8_lossy(&out.stdout).trim().to_string(), stderr))
+    });
+    assert_eq!(read.0, puzzle, "the earmarked cell reads empty: {}", read.1);
+    let out = run_ok(&screen, &["desktop", "--auto", "--game", "gnome-sudoku", "--stats"]);
+    eprintln!("{out}");
+    let blanks = puzzle.bytes().filter(|&b| b == b'.').count();
+    assert!(out.contains(&format!("{blanks} value(s) typed")), "{out}");
+    assert!(out.contains("completion dialog"), "{out}");
+    assert_eq!(screen.windows_of(&game).len(), 2, "the game's completion dialog");
+    screen.close(game);
+}
+
+/// The cells of the board `--show-read` prints on standard error (`.` empty, `,` pencil marks,
+/// digits), in reading order.
+fn cells_as_read(stderr: &str) -> Vec<String> {
+    let rows = stderr.lines().map(|l| l.split_whitespace().collect::<Vec<_>>());
+    rows.filter(|cells| cells.len() == 9 && cells.iter().all(|c| c.chars().count() <= 2))
+        .flatten()
+        .map(str::to_string)
+        .collect()
+}
