@@ -292,8 +292,10 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
             changed(after, before) || changed(after, plain)
         });
         if let Err(e) = selected {
-            // Whatever the click opened (a popover) is closed; no digit was sent.
-            let _ = desktop.key(Key::Escape);
+            // Whatever the click opened (a popover) is closed; no digit was sent. The Escape is
+            // the bot's own, so an interactive session's listener does not take it for the
+            // user's.
+            let _ = super::game::escape(desktop, opts);
             return Err(match e {
                 DesktopError::Timeout { .. } => DesktopError::Capture(format!(
                     "a click on {cell} did not show it selected (its look did not change); \

@@ -247,6 +247,43 @@ fn earmarks_are_not_read_as_values_and_their_cell_is_solved() {
     screen.close(game);
 }
 
+#[test]
+fn interactive_f2_over_a_window_that_is_not_solo_plays_it_by_its_pixels() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    let other = screen.window_titled("Not a sudoku", "300x100+700+600");
+    // No Solo window: the session starts anyway, bound to none until F2.
+    let mut bot = screen.spawn_sudobot(&["desktop"]);
+    super::harness::wait_until("the listener to be ready", Duration::from_secs(10), || {
+        bot.output().contains("listening").then_some(())
+    });
+    // F2 over a window without a board: refused, nothing typed, the session goes on.
+    screen.xdotool(&["windowfocus", "--sync", &other]);
+    screen.xdotool(&["key", "F2"]);
+    super::harness::wait_until("F2 to refuse", Duration::from_secs(20), || {
+        bot.output().contains("nothing was typed").then_some(())
+    });
+    let refusal = "\"Not a sudoku\" (focused, not Solo): no sudoku board";
+    assert!(bot.output().contains(refusal), "{}", bot.output());
+    assert_eq!(board(&screen), puzzle, "nothing typed");
+    // F2 over GNOME Sudoku: read, solved and confirmed by its pixels.
+    screen.xdotool(&["windowfocus", "--sync", &game.window]);
+    screen.xdotool(&["key", "F2"]);
+    super::harness::wait_until("F2 to solve the game", Duration::from_secs(40), || {
+        bot.output().contains("confirmed").then_some(())
+    });
+    let out = bot.output();
+    let blanks = puzzle.bytes().filter(|&b| b == b'.').count();
+    assert!(out.contains(&format!("{blanks} value(s) typed")), "{out}");
+    assert!(out.contains("completion dialog"), "{out}");
+    assert_eq!(screen.windows_of(&game).len(), 2, "the game's completion dialog");
+    screen.xdotool(&["key", "Escape"]);
+    assert_eq!(bot.wait_exit(Duration::from_secs(10)), Some(0), "{}", bot.output());
+    screen.close(game);
+}
+
 /// The cells of the board `--show-read` prints on standard error (`.` empty, `,` pencil marks,
 /// digits), in reading order.
 fn cells_as_read(stderr: &str) -> Vec<String> {
