@@ -100,8 +100,8 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
     };
     if args.game != GameArg::Solo && !args.auto && !args.show_read {
         eprintln!(
-            "sudobot: the interactive mode plays Solo; a game read by its pixels needs --auto \
-             (or --show-read)"
+            "sudobot: --game is for --auto (or --show-read); the interactive mode plays the \
+             focused window at F2: Solo through its menus, any other by its pixels"
         );
         return Ok(Code::BadInput);
     }
@@ -122,7 +122,9 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
     // GNOME Sudoku's title is a common word: its window is known by its class too.
     let class = (args.game == GameArg::GnomeSudoku).then_some("gnome-sudoku");
     let wait = Duration::from_millis(args.timeout.max(1));
-    let (screen, detected) = connect(args.title(), class, wait)?;
+    // The interactive mode starts without a game window too: F2 binds the focused one.
+    let interactive = !args.auto && !args.show_read;
+    let (screen, detected) = connect(args.title(), class, wait, interactive)?;
     if args.show_read {
         return show_read(screen, wait);
     }
@@ -254,8 +256,13 @@ fn connect(
     title: &str,
     class: Option<&str>,
     wait: std::time::Duration,
+    interactive: bool,
 ) -> anyhow::Result<(Box<dyn Desktop>, Option<Platform>)> {
-    let screen = desktop::x11::X11Desktop::connect_class(title, class, wait)?;
+    use desktop::x11::X11Desktop;
+    let screen = match interactive {
+        true => X11Desktop::connect_or_unbound(title)?,
+        false => X11Desktop::connect_class(title, class, wait)?,
+    };
     let front_end = screen.front_end();
     Ok((Box::new(screen), front_end))
 }
@@ -265,6 +272,7 @@ fn connect(
     _title: &str,
     _class: Option<&str>,
     _wait: std::time::Duration,
+    _interactive: bool,
 ) -> anyhow::Result<(Box<dyn Desktop>, Option<Platform>)> {
     Ok((Box::new(desktop::portable::PortableDesktop::new()?), None))
 }
@@ -404,7 +412,8 @@ mod interactive {
         let mut session = Session::new(opts, source);
         eprintln!(
             "sudobot desktop: listening. F1 origin (pointer on the top-left cell), F4 twice to \
-             calibrate the step, F3 walk the empty cells, F2 solve, Esc abort/quit"
+             calibrate the step, F3 walk the empty cells, F2 solve (a focused window that is \
+             not Solo: by its pixels), Esc abort/quit"
         );
         for (index, message) in (1..).zip(rx) {
             let hotkey = message?;

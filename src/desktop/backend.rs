@@ -45,6 +45,20 @@ impl Popups {
     }
 }
 
+/// The window interactive F2 found focused, now bound as the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Focused {
+    /// The game itself (Solo, by its title): played through its menus.
+    Game,
+    /// Another window (GNOME Sudoku, a browser...): played by its pixels.
+    Other {
+        /// Its title (or id), for messages.
+        name: String,
+        /// Its `WM_CLASS`, instance and class (GNOME Sudoku is told by it).
+        class: Vec<String>,
+    },
+}
+
 /// What the bot needs from the desktop.
 pub trait Desktop {
     /// Presses and releases a key (with its modifiers) in the focused window.
@@ -107,11 +121,12 @@ pub trait Desktop {
         Ok(None)
     }
 
-    /// Binds the bot to the game window that has the keyboard focus now (interactive F2),
-    /// failing with a message when the focused window is not the game. Backends that cannot
-    /// see windows type into whatever has the focus and return Ok.
-    fn bind_focused_game(&mut self) -> Result<(), DesktopError> {
-        Ok(())
+    /// Binds the bot to the window that has the keyboard focus now (interactive F2): the game
+    /// (its title is the game's), or another window, which is then played by its pixels.
+    /// Fails when no window has the focus. Backends that cannot see windows type into
+    /// whatever has the focus and say it is the game.
+    fn bind_focused_game(&mut self) -> Result<Focused, DesktopError> {
+        Ok(Focused::Game)
     }
 
     /// A name for the game window, unique on this machine while the window lives (a run locks

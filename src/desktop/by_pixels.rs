@@ -11,6 +11,9 @@
 //! - an abort (Esc, a signal) stops between cells; a popover or selection left by a click
 //!   without its digit is closed with Escape.
 //!
+//! Pencil marks (GNOME Sudoku's earmarks) are an empty cell to the reader; as they are drawn
+//! where the digit goes, the digit is seen by the cell's middle changing, as for a wrong value.
+//!
 //! A player's entries are told from the givens as the game draws them ([`Entries`]): by the
 //! ink (Solo draws entries in another colour) or by the background (GNOME Sudoku shades its
 //! givens). The puzzle is the givens; a right entry is kept and a wrong one retyped. Where the
@@ -289,8 +292,10 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
             changed(after, before) || changed(after, plain)
         });
         if let Err(e) = selected {
-            // Whatever the click opened (a popover) is closed; no digit was sent.
-            let _ = desktop.key(Key::Escape);
+            // Whatever the click opened (a popover) is closed; no digit was sent. The Escape is
+            // the bot's own, so an interactive session's listener does not take it for the
+            // user's.
+            let _ = super::game::escape(desktop, opts);
             return Err(match e {
                 DesktopError::Timeout { .. } => DesktopError::Capture(format!(
                     "a click on {cell} did not show it selected (its look did not change); \
@@ -301,8 +306,9 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
             });
         }
         let digit = solution.cells()[index];
-        let held = seen.grid.get(index).is_some();
-        // A wrong value's glyph, to see it replaced (an empty cell needs no capture here).
+        // A wrong value or pencil marks (GNOME Sudoku's earmarks, drawn where the digit will
+        // be): its glyph is sampled, to see it replaced; a bare cell needs no capture here.
+        let held = seen.grid.get(index).is_some() || seen.kinds[index] == CellKind::Pencil;
         let before_key = match held {
             true => glyph_sample(&desktop.capture()?, &board, index),
             false => Vec::new(),
@@ -311,7 +317,7 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
         report.actions += 1;
         report.typed += 1;
         let shown = wait_for_look(desktop, opts, &format!("the digit to show in {cell}"), |img| {
-            // A wrong value replaced: its glyph changes; an empty cell: ink shows.
+            // A wrong value or marks replaced: the glyph changes; a bare cell: ink shows.
             if held {
                 glyph_changed(&before_key, &glyph_sample(img, &board, index))
             } else {

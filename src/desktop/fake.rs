@@ -102,6 +102,8 @@ pub struct FakeSolo {
     pub pauses: Vec<(usize, Duration)>,
     /// Sets the flag (as Esc or Ctrl-C would) once this many moves are made.
     pub abort_at: Option<(usize, std::sync::Arc<std::sync::atomic::AtomicBool>)>,
+    /// What interactive F2 finds focused (the game unless set).
+    pub focused: Option<super::Focused>,
 }
 
 impl FakeSolo {
@@ -154,6 +156,7 @@ impl FakeSolo {
             saves: Vec::new(),
             pauses: Vec::new(),
             abort_at: None,
+            focused: None,
         }
     }
 
@@ -366,6 +369,10 @@ impl FakeSolo {
 }
 
 impl Desktop for FakeSolo {
+    fn bind_focused_game(&mut self) -> Result<super::Focused, DesktopError> {
+        Ok(self.focused.clone().unwrap_or(super::Focused::Game))
+    }
+
     fn key(&mut self, key: Key) -> Result<(), DesktopError> {
         self.keys.push(key);
         self.now += Duration::from_micros(100);

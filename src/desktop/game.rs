@@ -122,7 +122,10 @@ pub fn close_popups<D: Desktop + ?Sized>(
 /// Sends Escape, first telling the hotkey listener (if any) that this one is ours, so it does
 /// not take it for the user's abort key, and then waiting (bounded) until the listener has seen
 /// it, so no note is left to swallow a later Esc of the user's.
-fn escape<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<(), DesktopError> {
+pub(crate) fn escape<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+) -> Result<(), DesktopError> {
     let Some(own) = &opts.own_escapes else {
         return desktop.key(Key::Escape);
     };

@@ -5,13 +5,14 @@
 //! | F1 | the pointer is on the centre of the top-left cell: remember it as the origin (step 48, or the calibrated one) and move the pointer to the bottom-right cell as a check |
 //! | F4 | calibrate: press on the top-left cell, then on the cell right of it (or below it) |
 //! | F3 | walk the pointer over every empty cell, as a check of origin and step |
-//! | F2 | read the board, solve, type the answer, confirm |
+//! | F2 | read the board, solve, type the answer, confirm (a focused window that is not Solo: by its pixels) |
 //! | Esc | abort what is running (keys are released), or leave the session when idle |
 //!
 //! The listener itself lives in the binary; this module is the state machine, driven through
 //! [`Session::handle`], so it is tested without a display.
 
-use super::backend::Desktop;
+use super::backend::{Desktop, Focused};
+use super::by_pixels::{self, PixelGame};
 pub use super::hotkeys::Hotkey;
 use super::{DesktopError, Input, MouseGrid, Options, Report, auto, game};
 use crate::format::{self, ParseError, ParseErrorKind, solo_id, solo_text};
@@ -172,6 +173,8 @@ impl Session {
     fn puzzle<D: Desktop + ?Sized>(&mut self, desktop: &mut D) -> Result<Grid, DesktopError> {
         let grid = match &self.source {
             Source::Game => {
+                // The game window first: a session bound to no window yet sends no menu key.
+                desktop.focus_game()?;
                 let state = game::read_game(desktop, &self.opts)?;
                 state.board
             }
@@ -182,11 +185,28 @@ impl Session {
         Ok(grid)
     }
 
-    /// F2: acts on the game window focused now. A puzzle from text or the clipboard must match
-    /// that game (its ID and givens) before anything is typed.
+    /// F2: acts on the window focused now. Solo (by its title) is read through its menus, and
+    /// a puzzle from text or the clipboard must match it (its ID and givens) before anything is
+    /// typed. Any other window is played by its pixels, as `--auto --game pixels` plays it
+    /// (GNOME Sudoku, told by its class, as `--game gnome-sudoku`), with the same rules.
     fn solve<D: Desktop + ?Sized>(&mut self, desktop: &mut D) -> Result<Report, DesktopError> {
         let opts = self.options_now();
-        desktop.bind_focused_game()?;
+        if let Focused::Other { name, class } = desktop.bind_focused_game()? {
+            // A puzzle given as text is Solo's: another window shows its own.
+            if self.source != Source::Game {
+                return Err(DesktopError::NotTheGame { focused: name });
+            }
+            let gnome = class.iter().any(|c| c.eq_ignore_ascii_case("gnome-sudoku"));
+            let game = if gnome { PixelGame::GNOME_SUDOKU } else { PixelGame::ANY };
+            desktop.focus_game()?;
+            // A refusal names the window read, which the user may not have meant.
+            return by_pixels::run_by_pixels(desktop, &opts, game).map_err(|e| match e {
+                DesktopError::Capture(why) => {
+                    DesktopError::Capture(format!("{name} (focused, not Solo): {why}"))
+                }
+                other => other,
+            });
+        }
         let expected = match self.source {
             Source::Game => None,
             _ => Some(self.puzzle(desktop)?),
@@ -270,6 +290,25 @@ mod tests {
         };
         assert!(report.verified);
         assert_eq!(s.handle(Hotkey::Escape, &mut game).expect("esc"), Outcome::Quit);
+    }
+
+    #[test]
+    fn f2_over_another_window_goes_to_its_pixels_and_refuses_a_given_puzzle() {
+        let other =
+            Focused::Other { name: "\"Sudoku\"".into(), class: vec!["gnome-sudoku".into()] };
+        // A puzzle given as text is Solo's: refused before anything is sent.
+        let mut game = FakeSolo::new(ID);
+        game.focused = Some(other);
+        let mut s = session(Source::Text(ID.into()), Input::Keyboard);
+        let err = s.handle(Hotkey::Solve, &mut game).expect_err("not Solo");
+        assert!(matches!(err, DesktopError::NotTheGame { .. }), "{err}");
+        assert!(game.keys.is_empty(), "{:?}", game.keys);
+        // Read from the window: by its pixels, not Solo's menus (no key before the capture,
+        // which this fake cannot do: refused, nothing typed).
+        let mut s = session(Source::Game, Input::Keyboard);
+        let err = s.handle(Hotkey::Solve, &mut game).expect_err("no capture");
+        assert!(err.to_string().contains("cannot capture a window's pixels"), "{err}");
+        assert!(game.keys.is_empty(), "{:?}", game.keys);
     }
 
     #[test]

@@ -55,7 +55,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use auto::run_matching;
-pub use backend::{Desktop, MouseButton, Rect};
+pub use backend::{Desktop, Focused, MouseButton, Rect};
 pub use error::DesktopError;
 pub use hotkeys::OwnEscapes;
 pub use menu::Platform;

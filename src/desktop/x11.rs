@@ -21,7 +21,7 @@ use x11rb::protocol::xproto::{
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
-use super::backend::{Desktop, MouseButton, Popups, Rect};
+use super::backend::{Desktop, Focused, MouseButton, Popups, Rect};
 use super::menu::Platform;
 use super::portable::Input;
 use super::{DesktopError, keys::Key};
@@ -69,6 +69,45 @@ impl X11Desktop {
         class: Option<&str>,
         wait: Duration,
     ) -> Result<X11Desktop, DesktopError> {
+        let mut desktop = X11Desktop::open(title, class)?;
+        let deadline = desktop.input.elapsed() + wait;
+        (desktop.game, desktop.front_end) = loop {
+            if let Some(found) = desktop.find_game(title)? {
+                break found;
+            }
+            if desktop.input.elapsed() >= deadline {
+                return Err(desktop.not_found(title));
+            }
+            desktop.input.pause(Duration::from_millis(50));
+        };
+        desktop.baseline_popups = desktop.popups()?;
+        desktop.focus_game()?;
+        Ok(desktop)
+    }
+
+    /// For the interactive mode: [`X11Desktop::connect`] when the game window shows now, else
+    /// a desktop bound to no window yet (F2 binds it to the focused window; until then
+    /// anything that would touch the game fails, naming the missing window).
+    pub fn connect_or_unbound(title: &str) -> Result<X11Desktop, DesktopError> {
+        let mut desktop = X11Desktop::open(title, None)?;
+        if let Some((game, front_end)) = desktop.find_game(title)? {
+            (desktop.game, desktop.front_end) = (game, front_end);
+            desktop.focus_game()?;
+        }
+        desktop.baseline_popups = desktop.popups()?;
+        Ok(desktop)
+    }
+
+    /// Whether the desktop is bound to a window (see [`X11Desktop::connect_or_unbound`]).
+    fn bound(&self) -> Result<(), DesktopError> {
+        match self.game == self.root {
+            true => Err(self.not_found(&self.title)),
+            false => Ok(()),
+        }
+    }
+
+    /// Connects to the display, bound to no window yet.
+    fn open(title: &str, class: Option<&str>) -> Result<X11Desktop, DesktopError> {
         let (conn, screen) = x11rb::connect(None).map_err(|e| {
             let display = std::env::var("DISPLAY").unwrap_or_default();
             display_error(format!(
@@ -95,7 +134,7 @@ impl X11Desktop {
         let wm_protocols = atom("WM_PROTOCOLS")?;
         let wm_delete_window = atom("WM_DELETE_WINDOW")?;
         let input = Input::new()?;
-        let mut desktop = X11Desktop {
+        let desktop = X11Desktop {
             title: title.to_string(),
             class: class.map(str::to_string),
             conn,
@@ -110,18 +149,6 @@ impl X11Desktop {
             wm_protocols,
             wm_delete_window,
         };
-        let deadline = desktop.input.elapsed() + wait;
-        (desktop.game, desktop.front_end) = loop {
-            if let Some(found) = desktop.find_game(title)? {
-                break found;
-            }
-            if desktop.input.elapsed() >= deadline {
-                return Err(desktop.not_found(title));
-            }
-            desktop.input.pause(Duration::from_millis(50));
-        };
-        desktop.baseline_popups = desktop.popups()?;
-        desktop.focus_game()?;
         Ok(desktop)
     }
 
@@ -343,7 +370,7 @@ impl Desktop for X11Desktop {
         self.window_covering(x, y)
     }
 
-    fn bind_focused_game(&mut self) -> Result<(), DesktopError> {
+    fn bind_focused_game(&mut self) -> Result<Focused, DesktopError> {
         let title = self.title.clone();
         self.bind_focused(&title)
     }
@@ -376,10 +403,12 @@ impl Desktop for X11Desktop {
     }
 
     fn focus_game(&mut self) -> Result<(), DesktopError> {
+        self.bound()?;
         self.focus(self.game)
     }
 
     fn game_area(&mut self) -> Result<Option<Rect>, DesktopError> {
+        self.bound()?;
         let geometry = self
             .conn
             .get_geometry(self.game)

@@ -122,3 +122,174 @@ fn run_solve(puzzle: &str) -> String {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
+
+/// Whether a program is on the PATH (a test helper `.ci/deps test` installs).
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).exists()))
+}
+
+/// Runs the bot on GNOME Sudoku and expects it to refuse (exit 1); gives its standard error.
+fn refused(screen: &Screen) -> String {
+    let out = screen.sudobot(&["desktop", "--auto", "--game", "gnome-sudoku", "--timeout", "500"]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    eprintln!("refused: {stderr}");
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "nothing reported typed: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    stderr
+}
+
+#[test]
+fn a_minimized_or_partly_off_screen_game_is_refused_with_nothing_typed() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    screen.start_window_manager();
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    // Iconified by the window manager: named as minimized.
+    screen.xdotool(&["windowminimize", "--sync", &game.window]);
+    let stderr = refused(&screen);
+    assert!(stderr.contains("\"Sudoku\" is minimized"), "{stderr}");
+    screen.xdotool(&["windowactivate", "--sync", &game.window]);
+    assert_eq!(board(&screen), puzzle, "nothing typed while minimized");
+    // Partly off the right edge of the screen.
+    screen.xdotool(&["windowmove", &game.window, "700", "0"]);
+    super::harness::wait_until("the window to move", Duration::from_secs(10), || {
+        let out = screen.xdotool(&["getwindowgeometry", &game.window]);
+        let x = out.split("Position: ").nth(1)?.split(',').next()?.parse::<i32>().ok()?;
+        (x >= 700).then_some(())
+    });
+    let stderr = refused(&screen);
+    assert!(stderr.contains("partly off-screen"), "{stderr}");
+    screen.xdotool(&["windowmove", &game.window, "0", "0"]);
+    assert_eq!(board(&screen), puzzle, "nothing typed while off-screen");
+    screen.close(game);
+}
+
+#[test]
+fn a_window_kept_above_the_game_is_refused_naming_it() {
+    require_tools!();
+    if !on_path("wmctrl") {
+        eprintln!("skipping: wmctrl is not installed (bash .ci/deps test)");
+        return;
+    }
+    let mut screen = Screen::start(1024, 768);
+    screen.start_window_manager();
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    // Always on top (the window manager's "above" layer): the bot's raise of the game leaves
+    // it over the board.
+    let cover = screen.window_titled("Always on top", "300x200+250+250");
+    let above = |on: &str| {
+        let out = screen.command("wmctrl").args(["-i", "-r", &cover, "-b", on]).output();
+        assert!(out.is_ok_and(|o| o.status.success()), "wmctrl -b {on}");
+        let wanted = on.starts_with("add");
+        super::harness::wait_until(
+            "the window manager to apply it",
+            Duration::from_secs(10),
+            || {
+                let out =
+                    screen.command("xprop").args(["-id", &cover, "_NET_WM_STATE"]).output().ok()?;
+                (String::from_utf8_lossy(&out.stdout).contains("_NET_WM_STATE_ABOVE") == wanted)
+                    .then_some(())
+            },
+        );
+    };
+    above("add,above");
+    let stderr = refused(&screen);
+    assert!(stderr.contains("covered by \"Always on top\""), "{stderr}");
+    assert!(stderr.contains("nothing was typed"), "{stderr}");
+    // Once it may go below, the game is raised over it and reads as it was.
+    above("remove,above");
+    assert_eq!(board(&screen), puzzle, "nothing typed while covered");
+    screen.close(game);
+}
+
+#[test]
+fn earmarks_are_not_read_as_values_and_their_cell_is_solved() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    let solved = run_solve(&puzzle);
+    // Earmarks (Ctrl+digit on a selected cell) in the first empty cell: the solution's digit
+    // and the ones drawn in the middle and on the cell's axes.
+    let first = puzzle.find('.').expect("an empty cell");
+    let right = solved.as_bytes()[first] as char;
+    let (x, y) = centre(first);
+    screen.xdotool(&["mousemove", "--window", &game.window, &x, &y, "click", "1"]);
+    let mut keys = vec!["key".to_string(), "--delay".into(), "40".into()];
+    let mut marks: Vec<char> = vec!['2', '4', '5', '6', '8', right];
+    marks.sort_unstable();
+    marks.dedup();
+    keys.extend(marks.iter().map(|d| format!("ctrl+{d}")));
+    keys.push("Escape".into());
+    screen.xdotool(&keys.iter().map(String::as_str).collect::<Vec<_>>());
+    // Read as pencil marks (`,` in the board printed on standard error), not as a value.
+    let read = super::harness::wait_until("the earmarks to show", Duration::from_secs(20), || {
+        let out = screen.sudobot(&["desktop", "--show-read", "--game", "gnome-sudoku"]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let marked = cells_as_read(&stderr).get(first).is_some_and(|c| c == ",");
+        (out.status.success() && marked)
+            .then(|| (String::from_utf8_lossy(&out.stdout).trim().to_string(), stderr))
+    });
+    assert_eq!(read.0, puzzle, "the earmarked cell reads empty: {}", read.1);
+    let out = run_ok(&screen, &["desktop", "--auto", "--game", "gnome-sudoku", "--stats"]);
+    eprintln!("{out}");
+    let blanks = puzzle.bytes().filter(|&b| b == b'.').count();
+    assert!(out.contains(&format!("{blanks} value(s) typed")), "{out}");
+    assert!(out.contains("completion dialog"), "{out}");
+    assert_eq!(screen.windows_of(&game).len(), 2, "the game's completion dialog");
+    screen.close(game);
+}
+
+#[test]
+fn interactive_f2_over_a_window_that_is_not_solo_plays_it_by_its_pixels() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    let other = screen.window_titled("Not a sudoku", "300x100+700+600");
+    // No Solo window: the session starts anyway, bound to none until F2.
+    let mut bot = screen.spawn_sudobot(&["desktop"]);
+    super::harness::wait_until("the listener to be ready", Duration::from_secs(10), || {
+        bot.output().contains("listening").then_some(())
+    });
+    // F2 over a window without a board: refused, nothing typed, the session goes on.
+    screen.xdotool(&["windowfocus", "--sync", &other]);
+    screen.xdotool(&["key", "F2"]);
+    super::harness::wait_until("F2 to refuse", Duration::from_secs(20), || {
+        bot.output().contains("nothing was typed").then_some(())
+    });
+    let refusal = "\"Not a sudoku\" (focused, not Solo): no sudoku board";
+    assert!(bot.output().contains(refusal), "{}", bot.output());
+    assert_eq!(board(&screen), puzzle, "nothing typed");
+    // F2 over GNOME Sudoku: read, solved and confirmed by its pixels.
+    screen.xdotool(&["windowfocus", "--sync", &game.window]);
+    screen.xdotool(&["key", "F2"]);
+    super::harness::wait_until("F2 to solve the game", Duration::from_secs(40), || {
+        bot.output().contains("confirmed").then_some(())
+    });
+    let out = bot.output();
+    let blanks = puzzle.bytes().filter(|&b| b == b'.').count();
+    assert!(out.contains(&format!("{blanks} value(s) typed")), "{out}");
+    assert!(out.contains("completion dialog"), "{out}");
+    assert_eq!(screen.windows_of(&game).len(), 2, "the game's completion dialog");
+    screen.xdotool(&["key", "Escape"]);
+    assert_eq!(bot.wait_exit(Duration::from_secs(10)), Some(0), "{}", bot.output());
+    screen.close(game);
+}
+
+/// The cells of the board `--show-read` prints on standard error (`.` empty, `,` pencil marks,
+/// digits), in reading order.
+fn cells_as_read(stderr: &str) -> Vec<String> {
+    let rows = stderr.lines().map(|l| l.split_whitespace().collect::<Vec<_>>());
+    rows.filter(|cells| cells.len() == 9 && cells.iter().all(|c| c.chars().count() <= 2))
+        .flatten()
+        .map(str::to_string)
+        .collect()
+}

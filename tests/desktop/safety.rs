@@ -232,11 +232,12 @@ fn interactive_puzzle_must_match_and_f2_acts_on_the_focused_window() {
     });
     assert_solved("2x3", &screen.copy_board(&second));
     assert_eq!(board(&screen, &game), before, "the other game untouched");
-    // With another window focused, F2 names it and sends nothing.
+    // With another window focused, F2 reads it by its pixels: no board there, so it names the
+    // window and sends nothing.
     let cover = screen.cover("200x100+600+500");
     let mut pressed = Instant::now() - Duration::from_secs(5);
     let deadline = Instant::now() + Duration::from_secs(30);
-    while !bot.output().contains("not the Solo game") {
+    while !bot.output().contains("(focused, not Solo): no sudoku board") {
         assert!(Instant::now() < deadline, "F2 did not refuse; output:\n{}", bot.output());
         if pressed.elapsed() >= Duration::from_secs(3) {
             screen.xdotool(&["mousemove", "700", "550"]);

@@ -5,7 +5,7 @@
 use x11rb::protocol::xproto::{AtomEnum, ConnectionExt, MapState, Window};
 
 use super::super::DesktopError;
-use super::super::backend::{Popups, Rect};
+use super::super::backend::{Focused, Popups, Rect};
 use super::{X11Desktop, display_error};
 
 impl X11Desktop {
@@ -182,9 +182,10 @@ impl X11Desktop {
         Ok(None)
     }
 
-    /// Binds to the game window that has the focus now (or, with focus following the pointer,
-    /// the one under the pointer): it must carry the game's title.
-    pub(super) fn bind_focused(&mut self, title: &str) -> Result<(), DesktopError> {
+    /// Binds to the window that has the focus now (or, with focus following the pointer, the
+    /// one under the pointer): the game when it carries the game's title, else that window
+    /// (its client under a window manager's frame), to be played by its pixels.
+    pub(super) fn bind_focused(&mut self, title: &str) -> Result<Focused, DesktopError> {
         let focus = self
             .conn
             .get_input_focus()
@@ -211,12 +212,25 @@ impl X11Desktop {
         if let Ok(tree) = self.conn.query_tree(top).map_err(display_error)?.reply() {
             candidates.extend(tree.children.iter().copied());
         }
-        for w in candidates {
+        for &w in &candidates {
             if self.title_of(w)?.as_deref() == Some(title) && self.viewable(w)? {
                 self.game = w;
-                return Ok(());
+                return Ok(Focused::Game);
             }
         }
-        Err(DesktopError::NotTheGame { focused: self.name_of(top)? })
+        // Another window: its client (the one with a class), else the top-level itself.
+        let mut client = None;
+        for &w in &candidates {
+            if self.viewable(w)? && !self.class_names(w)?.is_empty() {
+                client = Some(w);
+                break;
+            }
+        }
+        let window = client.unwrap_or(top);
+        if top == self.root || !self.viewable(window)? {
+            return Err(DesktopError::NotTheGame { focused: "no window".into() });
+        }
+        self.game = window;
+        Ok(Focused::Other { name: self.name_of(top)?, class: self.class_names(window)? })
     }
 }
