@@ -474,6 +474,53 @@ fn bench_sudoku_name_replica() {
     }
 }
 
+/// `sudobot web --site sudoku.name` against a seed-style Python Selenium bot
+/// (`benches/seed-style.py`: one WebDriver call per cell read, one Send Keys per cell typed) on
+/// the same replica, in one run: whole processes, wall time, 5 runs each, alternating. Needs a
+/// Python with Selenium 4 (`SEED_PYTHON`, default `python3`): `cargo test --release --test
+/// integration web::versus_a_seed_style_selenium_bot -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing report, run by hand"]
+fn versus_a_seed_style_selenium_bot() {
+    let _lock = browser_lock();
+    let python = std::env::var("SEED_PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_selenium = std::process::Command::new(&python)
+        .args(["-c", "import selenium"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_selenium {
+        eprintln!(
+            "skipping: {python} has no Selenium (pip install selenium; SEED_PYTHON names it)"
+        );
+        return;
+    }
+    let server = FixtureServer::start();
+    let url = server.url("sudoku_name.html");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/seed-style.py");
+    let (mut ours, mut seed) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        let started = Instant::now();
+        let out = play(&server, "sudoku.name", "sudoku_name.html", &[]);
+        ours.push(started.elapsed().as_secs_f64());
+        assert_code(&out, 0);
+        let started = Instant::now();
+        let out = std::process::Command::new(&python).args([script, &url]).output().unwrap();
+        seed.push(started.elapsed().as_secs_f64());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert_eq!(server.verdicts("sudoku_name").len(), 10, "every run solved the page");
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (a, b) = (median(&mut ours), median(&mut seed));
+    eprintln!(
+        "sudoku.name replica, whole process, median of 5: sudobot {a:.2} s, seed-style \
+         Selenium bot {b:.2} s: {:.1}x",
+        b / a
+    );
+}
+
 /// Selenium Grid 4 (standalone) as the remote end. Needs `java` and the Grid jar, which
 /// `.ci/run` takes from the npm package `@nightwatch/selenium-server` into
 /// `target/grid/selenium-server.jar` (or set `SUDOBOT_GRID_JAR`); without them the test says so
