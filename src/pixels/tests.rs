@@ -478,6 +478,51 @@ fn refuses_images_that_are_not_boards() {
     assert!(matches!(decode(&[]), Err(PixelError::Decode(_))));
 }
 
+/// A value whose thin strokes broke into small pieces is uncertain, never pencil marks (found
+/// on boards Chromium drew in FreeMono: an 8 of 20 px cells, and an entry 8 after JPEG, read as
+/// certain pencil marks, that is, as empty cells). Here an 8 is cut by blank rows into pieces
+/// each smaller than a pencil mark.
+#[test]
+fn a_value_broken_into_small_pieces_is_not_pencil_marks() {
+    let font = font(HELD_OUT.iter().position(|f| f.1.ends_with("/FreeMono.ttf")).unwrap());
+    let mut p = puzzle(9, 3, 3, 5, false, false);
+    p.cells[0] = Drawn::Empty;
+    let s = Style { cell: 40, ..LIGHT };
+    let mut c = Canvas::new(420, 420, [255, 255, 255]);
+    draw(&mut c, 10, 10, &p, &s, &font);
+    // r1c1 spans 13..53 each way; the 8 is about 17 px tall, cut every 4 px.
+    c.glyph(&font, '8', 28.0, 33.0, 33.0, [0, 0, 0]);
+    for y in [28, 32, 36, 40] {
+        c.rect(13, y, 40, 1, [255, 255, 255]);
+    }
+    let board = read(c.view()).expect("the board is found");
+    let cell = board.cells[0];
+    assert!(!cell.is_certain(), "a broken 8 read as {cell:?}");
+    let (right, wrong, _) = score(&board, &p);
+    assert_eq!(wrong, 0, "{board}");
+    assert!(right >= 70, "the rest reads:\n{board}");
+}
+
+/// The faint variant: an 8 whose hairlines are fainter than half the contrast, so its strong
+/// pixels alone are the height of a pencil mark (Chromium's FreeMono in 20 px cells). Drawn
+/// here as strong bars over and under a faint body.
+#[test]
+fn a_value_mostly_fainter_than_its_strong_pixels_is_not_pencil_marks() {
+    let font = font(0);
+    let mut p = puzzle(9, 3, 3, 6, false, false);
+    p.cells[0] = Drawn::Empty;
+    let s = Style { cell: 20, thin: 1, thick: 2, ..LIGHT };
+    let mut c = Canvas::new(240, 240, [255, 255, 255]);
+    draw(&mut c, 10, 10, &p, &s, &font);
+    // r1c1 spans 12..32 each way: a faint body 8 px tall, a strong bar at its top only.
+    c.rect(19, 18, 5, 8, [180, 180, 180]);
+    c.rect(19, 18, 5, 2, [40, 40, 40]);
+    let board = read(c.view()).expect("the board is found");
+    let cell = board.cells[0];
+    assert!(!cell.is_certain(), "read as {cell:?}");
+    assert_eq!(score(&board, &p).1, 0, "{board}");
+}
+
 /// A box blur of radius `r`.
 fn blur(c: &Canvas, r: usize) -> Canvas {
     let mut out = Canvas::new(c.w, c.h, [0, 0, 0]);
