@@ -523,6 +523,25 @@ fn a_value_mostly_fainter_than_its_strong_pixels_is_not_pencil_marks() {
     assert_eq!(score(&board, &p).1, 0, "{board}");
 }
 
+/// A phone-like screenshot on a dark desktop twice its size: the image's most common colour is
+/// the desktop, against which the grid lines do not show; the board is found against the
+/// next common colour (a 1920x1080 screen in the bench found no board before).
+#[test]
+fn a_light_window_on_a_dark_desktop_is_read() {
+    let font = font(0);
+    let p = puzzle(9, 3, 3, 1000, true, true);
+    let shot = screenshot(&p, &Style { cell: 30, ..LIGHT }, &font);
+    let mut screen = Canvas::new(900, 700, [32, 33, 36]);
+    for y in 0..shot.h {
+        let (from, to) = (y * shot.w * 4, ((70 + y) * screen.w + 300) * 4);
+        screen.px[to..to + shot.w * 4].copy_from_slice(&shot.px[from..from + shot.w * 4]);
+    }
+    let board = read(screen.view()).expect("the board is found");
+    assert_eq!((board.board.side, board.board.left > 300), (9, true));
+    assert_eq!(score(&board, &p).1, 0, "{board}");
+    assert_eq!(score(&board, &p), score(&read(shot.view()).expect("alone"), &p));
+}
+
 /// A box blur of radius `r`.
 fn blur(c: &Canvas, r: usize) -> Canvas {
     let mut out = Canvas::new(c.w, c.h, [0, 0, 0]);
