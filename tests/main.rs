@@ -22,6 +22,8 @@ mod solo_formats;
 mod bad_input;
 // `sudobot solve --image`: boards read from pictures.
 mod pixels;
+// Boards rendered by headless Chromium from a fixture page, read by the pixel reader.
+mod pixels_chromium;
 // Helpers shared by several modules.
 mod support;
 // The boxed-grid engine (4x4 to 16x16) against the generic engine.

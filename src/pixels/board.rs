@@ -79,26 +79,41 @@ impl Line {
     }
 }
 
-/// The image's background: the most common colour (4 bits a channel), averaged.
-fn background(image: Rgba<'_>) -> [u8; 3] {
+/// The image's background candidates, most common first: the most common colours (4 bits a
+/// channel), each far from those before it and covering at least a tenth of the image. A board
+/// in a light window on a dark desktop has its own background second.
+fn backgrounds(image: Rgba<'_>) -> Vec<[u8; 3]> {
     let mut counts = vec![0u32; 4096];
     let step = ((image.width * image.height) / 1_000_000).max(1);
-    let mut i = 0;
+    let (mut i, mut sampled) = (0, 0u32);
     for y in 0..image.height {
         for x in 0..image.width {
             i += 1;
             if i % step != 0 {
                 continue;
             }
+            sampled += 1;
             let [r, g, b] = image.rgb(x, y);
             counts
                 [(usize::from(r >> 4) << 8) | (usize::from(g >> 4) << 4) | usize::from(b >> 4)] +=
                 1;
         }
     }
-    let bin = (0..4096).max_by_key(|&k| counts[k]).unwrap_or(4095);
     let centre = |v: usize| (v * 16 + 8) as u8;
-    [centre(bin >> 8), centre((bin >> 4) & 15), centre(bin & 15)]
+    let colour = |bin: usize| [centre(bin >> 8), centre((bin >> 4) & 15), centre(bin & 15)];
+    let mut bins: Vec<usize> = (0..4096).collect();
+    bins.sort_by_key(|&k| std::cmp::Reverse(counts[k]));
+    let mut out: Vec<[u8; 3]> = vec![colour(bins[0])];
+    for &bin in &bins[1..] {
+        if counts[bin] * 10 < sampled || out.len() == 3 {
+            break;
+        }
+        let c = colour(bin);
+        if out.iter().all(|&o| distance(o, c) > LINE_INK) {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
@@ -176,9 +191,23 @@ fn lines(
     Ok(done)
 }
 
-/// Finds the board: the largest square of grid lines.
+/// Finds the board: the largest square of grid lines, against the image's most common colour,
+/// or failing that against the next candidate background (see [`backgrounds`]).
 pub fn find(image: Rgba<'_>) -> Result<Board, PixelError> {
-    let bg = background(image);
+    let mut first = None;
+    for bg in backgrounds(image) {
+        match find_on(image, bg) {
+            Ok(board) => return Ok(board),
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    Err(first.unwrap_or_else(|| PixelError::NoBoard("the image has no background".into())))
+}
+
+/// The largest square of grid lines drawn on background `bg`.
+fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
     let (w, h) = (image.width, image.height);
     let mut ink = vec![false; w * h];
     for y in 0..h {

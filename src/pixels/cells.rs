@@ -197,14 +197,28 @@ pub(super) fn read_cell(
         return unclear();
     }
     if big.is_empty() {
-        // Only small marks: pencil marks, unless they stack up like a broken glyph.
+        // Only small marks: pencil marks, unless they stack up like a broken glyph: pieces in
+        // the middle of the cell, together taller than a pencil mark, however many (the
+        // hairlines of FreeMono after JPEG break an 8 into five). Pencil marks stacked in the
+        // middle column look the same, and are refused with it.
         let ux0 = blobs.iter().map(|b| b.x0).min().unwrap_or(0);
         let ux1 = blobs.iter().map(|b| b.x1).max().unwrap_or(0);
         let uy0 = blobs.iter().map(|b| b.y0).min().unwrap_or(0);
         let uy1 = blobs.iter().map(|b| b.y1).max().unwrap_or(0);
-        let tall = (uy1 - uy0 + 1) as f32 >= BIG * hf;
         let central = ux0 as f32 >= 0.2 * w as f32 && (ux1 + 1) as f32 <= 0.8 * w as f32;
-        if tall && central && blobs.len() <= 3 {
+        // Faint ink over and under the pieces counts too: hairlines fainter than the cut (an
+        // 8 of FreeMono in a 20 px cell) leave strong pieces as short as a pencil mark.
+        let faint = (contrast / 4).max(EMPTY_CONTRAST);
+        let inked = |y: usize| (ux0..=ux1).any(|x| dist[y * w + x] >= faint);
+        let (mut fy0, mut fy1) = (uy0, uy1);
+        while fy0 > 0 && inked(fy0 - 1) {
+            fy0 -= 1;
+        }
+        while fy1 + 1 < h && inked(fy1 + 1) {
+            fy1 += 1;
+        }
+        let tall = (fy1 - fy0 + 1) as f32 > SMALL * hf;
+        if tall && central {
             return unclear();
         }
         return plain(CellKind::Pencil);

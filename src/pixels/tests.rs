@@ -478,6 +478,70 @@ fn refuses_images_that_are_not_boards() {
     assert!(matches!(decode(&[]), Err(PixelError::Decode(_))));
 }
 
+/// A value whose thin strokes broke into small pieces is uncertain, never pencil marks (found
+/// on boards Chromium drew in FreeMono: an 8 of 20 px cells, and an entry 8 after JPEG, read as
+/// certain pencil marks, that is, as empty cells). Here an 8 is cut by blank rows into pieces
+/// each smaller than a pencil mark.
+#[test]
+fn a_value_broken_into_small_pieces_is_not_pencil_marks() {
+    let font = font(HELD_OUT.iter().position(|f| f.1.ends_with("/FreeMono.ttf")).unwrap());
+    let mut p = puzzle(9, 3, 3, 5, false, false);
+    p.cells[0] = Drawn::Empty;
+    let s = Style { cell: 40, ..LIGHT };
+    let mut c = Canvas::new(420, 420, [255, 255, 255]);
+    draw(&mut c, 10, 10, &p, &s, &font);
+    // r1c1 spans 13..53 each way; the 8 is about 17 px tall, cut every 4 px.
+    c.glyph(&font, '8', 28.0, 33.0, 33.0, [0, 0, 0]);
+    for y in [28, 32, 36, 40] {
+        c.rect(13, y, 40, 1, [255, 255, 255]);
+    }
+    let board = read(c.view()).expect("the board is found");
+    let cell = board.cells[0];
+    assert!(!cell.is_certain(), "a broken 8 read as {cell:?}");
+    let (right, wrong, _) = score(&board, &p);
+    assert_eq!(wrong, 0, "{board}");
+    assert!(right >= 70, "the rest reads:\n{board}");
+}
+
+/// The faint variant: an 8 whose hairlines are fainter than half the contrast, so its strong
+/// pixels alone are the height of a pencil mark (Chromium's FreeMono in 20 px cells). Drawn
+/// here as strong bars over and under a faint body.
+#[test]
+fn a_value_mostly_fainter_than_its_strong_pixels_is_not_pencil_marks() {
+    let font = font(0);
+    let mut p = puzzle(9, 3, 3, 6, false, false);
+    p.cells[0] = Drawn::Empty;
+    let s = Style { cell: 20, thin: 1, thick: 2, ..LIGHT };
+    let mut c = Canvas::new(240, 240, [255, 255, 255]);
+    draw(&mut c, 10, 10, &p, &s, &font);
+    // r1c1 spans 12..32 each way: a faint body 8 px tall, a strong bar at its top only.
+    c.rect(19, 18, 5, 8, [180, 180, 180]);
+    c.rect(19, 18, 5, 2, [40, 40, 40]);
+    let board = read(c.view()).expect("the board is found");
+    let cell = board.cells[0];
+    assert!(!cell.is_certain(), "read as {cell:?}");
+    assert_eq!(score(&board, &p).1, 0, "{board}");
+}
+
+/// A phone-like screenshot on a dark desktop twice its size: the image's most common colour is
+/// the desktop, against which the grid lines do not show; the board is found against the
+/// next common colour (a 1920x1080 screen in the bench found no board before).
+#[test]
+fn a_light_window_on_a_dark_desktop_is_read() {
+    let font = font(0);
+    let p = puzzle(9, 3, 3, 1000, true, true);
+    let shot = screenshot(&p, &Style { cell: 30, ..LIGHT }, &font);
+    let mut screen = Canvas::new(900, 700, [32, 33, 36]);
+    for y in 0..shot.h {
+        let (from, to) = (y * shot.w * 4, ((70 + y) * screen.w + 300) * 4);
+        screen.px[to..to + shot.w * 4].copy_from_slice(&shot.px[from..from + shot.w * 4]);
+    }
+    let board = read(screen.view()).expect("the board is found");
+    assert_eq!((board.board.side, board.board.left > 300), (9, true));
+    assert_eq!(score(&board, &p).1, 0, "{board}");
+    assert_eq!(score(&board, &p), score(&read(shot.view()).expect("alone"), &p));
+}
+
 /// A box blur of radius `r`.
 fn blur(c: &Canvas, r: usize) -> Canvas {
     let mut out = Canvas::new(c.w, c.h, [0, 0, 0]);
