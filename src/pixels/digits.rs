@@ -1,7 +1,7 @@
 //! Digit recognition: a glyph's ink is scaled into a small square of features, and the
 //! nearest templates (rendered from many fonts by `examples/pixel_templates.rs`) vote by
 //! similarity. A digit is only named when the best digit beats every other digit, and every
-//! template of a glyph that is no digit (letters and signs shaped like digits: `l`, `Z`, `S`,
+//! template of a glyph that is no digit (letters and signs shaped like digits: `Z`, `S`, `B`,
 //! `g`, `&`, ...), by a clear margin; otherwise the caller is told it is unsure.
 
 use std::sync::OnceLock;
