@@ -42,11 +42,15 @@ pub mod menu;
 pub mod model;
 pub mod mouse;
 pub mod portable;
+// Windows' capture of the focused window (GDI), for the pixel path; never compiled here.
 pub mod save;
 #[cfg(test)]
 mod tests;
 pub mod thinking;
 pub mod verify;
+#[cfg(windows)]
+#[allow(unsafe_code)]
+mod win_capture;
 #[cfg(all(unix, not(target_os = "macos")))]
 pub mod x11;
 

@@ -173,8 +173,20 @@ impl Desktop for PortableDesktop {
         Ok(())
     }
 
+    /// Windows: the focused window's client area (the window a capture reads); elsewhere
+    /// unknown.
     fn game_area(&mut self) -> Result<Option<Rect>, DesktopError> {
+        #[cfg(windows)]
+        return Ok(super::win_capture::foreground_area().ok().map(|(_, area)| area));
+        #[cfg(not(windows))]
         Ok(None)
+    }
+
+    /// Windows: the focused window's pixels through GDI (see `win_capture`); elsewhere this
+    /// backend cannot capture.
+    #[cfg(windows)]
+    fn capture(&mut self) -> Result<crate::pixels::RgbaImage, DesktopError> {
+        super::win_capture::capture_foreground()
     }
 
     fn elapsed(&self) -> Duration {

@@ -124,9 +124,14 @@ impl Browser {
     /// for Chromium run headless, with a driver sudobot starts (`local`), no `browser.binary`,
     /// `browser.headless_shell = "auto"`, and the shell installed.
     pub fn headless_shell(self, config: &BrowserConfig, local: bool) -> Option<&'static str> {
-        use std::os::unix::fs::PermissionsExt;
-        let installed = std::fs::metadata(HEADLESS_SHELL)
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+        #[cfg(unix)]
+        let runnable = |m: &std::fs::Metadata| {
+            std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o111 != 0
+        };
+        #[cfg(not(unix))]
+        let runnable = |_: &std::fs::Metadata| false;
+        let installed =
+            std::fs::metadata(HEADLESS_SHELL).is_ok_and(|m| m.is_file() && runnable(&m));
         (self == Browser::Chromium
             && local
             && config.binary.is_none()
@@ -278,6 +283,7 @@ impl Browser {
             shell_quote(binary)
         );
         std::fs::write(&firefox_wrapper, script)?;
+        #[cfg(unix)]
         std::fs::set_permissions(
             &firefox_wrapper,
             std::os::unix::fs::PermissionsExt::from_mode(0o755),

@@ -547,11 +547,17 @@ impl thirtyfour::session::http::HttpClient for LoggedClient {
 
 /// "signal 9 (SIGKILL)" or "exit code 1".
 fn describe_exit(status: std::process::ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+    #[cfg(not(unix))]
+    let signal: Option<i32> = None;
+    match (status.code(), signal) {
         (Some(c), _) => format!("exit code {c}"),
         (None, Some(s)) => {
+            #[cfg(unix)]
             let name = nix::sys::signal::Signal::try_from(s).map(|s| s.as_str()).unwrap_or("?");
+            #[cfg(not(unix))]
+            let name = "?";
             format!("killed by signal {s} ({name})")
         }
         _ => status.to_string(),

@@ -99,30 +99,15 @@ pub fn watch(on_first: fn(Signal)) -> std::io::Result<Cancel> {
             }
         };
         runtime.block_on(async move {
-            use tokio::signal::unix::{SignalKind, signal};
-            let streams = (
-                signal(SignalKind::interrupt()),
-                signal(SignalKind::terminate()),
-                signal(SignalKind::hangup()),
-            );
-            let (mut int, mut term, mut hup) = match streams {
-                (Ok(a), Ok(b), Ok(c)) => (a, b, c),
-                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
+            let mut signals = match Signals::new() {
+                Ok(signals) => signals,
+                Err(e) => {
                     let _ = ready_tx.send(Err(e));
                     return;
                 }
             };
             let _ = ready_tx.send(Ok(()));
-            let next = async |int: &mut tokio::signal::unix::Signal,
-                              term: &mut tokio::signal::unix::Signal,
-                              hup: &mut tokio::signal::unix::Signal| {
-                tokio::select! {
-                    _ = int.recv() => Signal::Interrupt,
-                    _ = term.recv() => Signal::Terminate,
-                    _ = hup.recv() => Signal::HangUp,
-                }
-            };
-            let first = next(&mut int, &mut term, &mut hup).await;
+            let first = signals.next().await;
             tracing::debug!("{} received: cancelling", first.name());
             // The token first, so that a command failing because of the kill below is already
             // seen as the signal's doing, not as a dead driver.
@@ -131,7 +116,7 @@ pub fn watch(on_first: fn(Signal)) -> std::io::Result<Cancel> {
             super::owner::kill_all_now();
             on_first(first);
             let second = tokio::select! {
-                s = next(&mut int, &mut term, &mut hup) => Some(s),
+                s = signals.next() => Some(s),
                 _ = tokio::time::sleep(EXIT_BOUND) => None,
             };
             match second {
@@ -149,4 +134,51 @@ pub fn watch(on_first: fn(Signal)) -> std::io::Result<Cancel> {
     }
     let cancel = Cancel(rx);
     Ok(WATCHER.get_or_init(|| cancel).clone())
+}
+
+/// The signals the watcher waits on: SIGINT, SIGTERM and SIGHUP on Unix, Ctrl-C elsewhere.
+/// Made inside the watcher's runtime.
+struct Signals {
+    #[cfg(unix)]
+    int: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    term: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    hup: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn new() -> std::io::Result<Signals> {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Ok(Signals {
+                int: signal(SignalKind::interrupt())?,
+                term: signal(SignalKind::terminate())?,
+                hup: signal(SignalKind::hangup())?,
+            })
+        }
+        #[cfg(not(unix))]
+        Ok(Signals {})
+    }
+
+    /// The next signal.
+    async fn next(&mut self) -> Signal {
+        #[cfg(unix)]
+        {
+            tokio::select! {
+                _ = self.int.recv() => Signal::Interrupt,
+                _ = self.term.recv() => Signal::Terminate,
+                _ = self.hup.recv() => Signal::HangUp,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            // A Ctrl-C handler that cannot be installed never fires.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+            Signal::Interrupt
+        }
+    }
 }

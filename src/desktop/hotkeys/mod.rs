@@ -13,6 +13,7 @@
 //! "ready" truthfully; dropping the [`Listener`] stops it.
 
 #[cfg(windows)]
+#[allow(unsafe_code)]
 mod windows;
 #[cfg(all(unix, not(target_os = "macos")))]
 mod x11;
