@@ -176,7 +176,6 @@ async fn look(driver: &WebDriver, selector: &str) -> Result<(WebElement, Shot), 
     Ok((el, shot))
 }
 
-/// The givens needed before a board of this side counts as drawn.
 /// Waits (bounded) until the element shows a board with enough certain givens and no
 /// uncertain cell, or one that reads the same for [`SETTLE`].
 async fn wait_board(
