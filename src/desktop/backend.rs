@@ -29,6 +29,32 @@ pub struct Rect {
     pub height: u32,
 }
 
+impl Rect {
+    /// The centres of the cells of an `n` x `n` lattice over the rectangle, column by column:
+    /// where a capture looks for another window covering it.
+    pub fn probes(self, n: i32) -> impl Iterator<Item = (i32, i32)> {
+        let (w, h) = (self.width as i32, self.height as i32);
+        (0..n).flat_map(move |i| {
+            (0..n).map(move |j| {
+                (self.x + (2 * i + 1) * w / (2 * n), self.y + (2 * j + 1) * h / (2 * n))
+            })
+        })
+    }
+
+    /// Whether the rectangle lies wholly inside `outer`.
+    pub fn inside(self, outer: Rect) -> bool {
+        let end = |at: i32, len: u32| i64::from(at) + i64::from(len);
+        self.x >= outer.x
+            && self.y >= outer.y
+            && end(self.x, self.width) <= end(outer.x, outer.width)
+            && end(self.y, self.height) <= end(outer.y, outer.height)
+    }
+}
+
+/// Points across a window (a 5x5 lattice, [`Rect::probes`]) a capture tests for another window
+/// covering it: clicks at a covered point would land on that window.
+pub const COVER_PROBES: i32 = 5;
+
 /// The game's menus and dialogs showing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Popups {
@@ -177,5 +203,24 @@ pub fn wait_for<D: Desktop + ?Sized, T>(
             });
         }
         desktop.pause(interval);
+    }
+}
+
+#[cfg(test)]
+mod rect_tests {
+    use super::Rect;
+
+    #[test]
+    fn probes_are_lattice_centres_and_inside_is_strict_about_every_edge() {
+        let r = Rect { x: 10, y: 20, width: 100, height: 50 };
+        let points: Vec<(i32, i32)> = r.probes(2).collect();
+        assert_eq!(points, [(35, 32), (35, 57), (85, 32), (85, 57)]);
+        assert_eq!(r.probes(5).count(), 25);
+        let screen = Rect { x: 0, y: 0, width: 110, height: 70 };
+        assert!(r.inside(screen));
+        assert!(!Rect { width: 101, ..r }.inside(screen));
+        assert!(!Rect { height: 51, ..r }.inside(screen));
+        assert!(!Rect { x: -1, ..r }.inside(screen));
+        assert!(!Rect { y: -1, ..r }.inside(screen));
     }
 }

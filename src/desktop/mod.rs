@@ -42,7 +42,8 @@ pub mod menu;
 pub mod model;
 pub mod mouse;
 pub mod portable;
-// Windows' capture of the focused window (GDI), for the pixel path; never compiled here.
+// Windows' capture of the focused window (GDI), for the pixel path; compiled and linted for
+// Windows by `.ci/run`, never run.
 pub mod save;
 #[cfg(test)]
 mod tests;

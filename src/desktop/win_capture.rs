@@ -2,8 +2,8 @@
 //! the screen for the clicks. The portable backend finds no window by title, so on Windows the
 //! window played by its pixels is the one the user focused (the interactive mode's F2).
 //!
-//! Written against the Win32 documentation and windows-sys 0.61 and never compiled: no Windows
-//! target is installed on the machines this project is built on (see the README). The
+//! Written against the Win32 documentation and windows-sys 0.61, compiled and linted for
+//! `x86_64-pc-windows-gnu` (a step of `.ci/run`) but never run (see the README). The
 //! invariants of its `unsafe` calls:
 //! - every handle it gets (the window's DC, a memory DC, a bitmap) is released on every path by
 //!   [`Gdi`]'s drop, in the reverse order of creation, and the bitmap is selected out of the
@@ -13,8 +13,8 @@
 //! - `BITMAPINFO` is zeroed before its header is filled (it is plain old data).
 //!
 //! The rules of the X11 capture hold: a minimized window, one partly off the virtual screen,
-//! and one covered by another window at any of 25 points are refused (clicks at those points
-//! would land elsewhere), naming why.
+//! and one covered by another window at any of its [`COVER_PROBES`] x [`COVER_PROBES`] points
+//! are refused (clicks at those points would land elsewhere), naming why.
 
 use std::ptr::null_mut;
 
@@ -32,14 +32,11 @@ use windows_sys::Win32::UI::WindowsAndMessaging::{
 };
 
 use super::DesktopError;
-use super::backend::Rect;
+use super::backend::{COVER_PROBES, Rect};
 use crate::pixels::RgbaImage;
 
 /// `PW_RENDERFULLCONTENT` (Windows 8.1 and later): windows drawn by DirectComposition too.
 const PW_RENDERFULLCONTENT: u32 = 2;
-
-/// Points across the window (a 5x5 lattice) tested for a covering window.
-const PROBES: i32 = 5;
 
 fn refuse(why: String) -> DesktopError {
     DesktopError::Capture(format!("{why}; nothing was typed"))
@@ -75,21 +72,15 @@ pub(crate) fn foreground_area() -> Result<(HWND, Rect), DesktopError> {
     }
     let area = Rect { x: origin.x, y: origin.y, width, height };
     // SAFETY: plain queries of the screen's metrics.
-    let (vx, vy, vw, vh) = unsafe {
-        (
-            GetSystemMetrics(SM_XVIRTUALSCREEN),
-            GetSystemMetrics(SM_YVIRTUALSCREEN),
-            GetSystemMetrics(SM_CXVIRTUALSCREEN),
-            GetSystemMetrics(SM_CYVIRTUALSCREEN),
-        )
+    let screen = unsafe {
+        Rect {
+            x: GetSystemMetrics(SM_XVIRTUALSCREEN),
+            y: GetSystemMetrics(SM_YVIRTUALSCREEN),
+            width: GetSystemMetrics(SM_CXVIRTUALSCREEN).max(0) as u32,
+            height: GetSystemMetrics(SM_CYVIRTUALSCREEN).max(0) as u32,
+        }
     };
-    let (right, bottom) =
-        (i64::from(area.x) + i64::from(width), i64::from(area.y) + i64::from(height));
-    if area.x < vx
-        || area.y < vy
-        || right > i64::from(vx) + i64::from(vw)
-        || bottom > i64::from(vy) + i64::from(vh)
-    {
+    if !area.inside(screen) {
         return Err(refuse(format!(
             "{} is partly off-screen ({width}x{height} at {},{}): move it fully onto the screen",
             title(hwnd),
@@ -104,17 +95,11 @@ pub(crate) fn foreground_area() -> Result<(HWND, Rect), DesktopError> {
 pub(crate) fn capture_foreground() -> Result<RgbaImage, DesktopError> {
     let (hwnd, area) = foreground_area()?;
     let (w, h) = (area.width as i32, area.height as i32);
-    for i in 0..PROBES {
-        for j in 0..PROBES {
-            let point = POINT {
-                x: area.x + (2 * i + 1) * w / (2 * PROBES),
-                y: area.y + (2 * j + 1) * h / (2 * PROBES),
-            };
-            // SAFETY: plain queries; a null result means no window there.
-            let top = unsafe { GetAncestor(WindowFromPoint(point), GA_ROOT) };
-            if !top.is_null() && top != hwnd {
-                return Err(DesktopError::Covered { by: quoted(top), x: point.x, y: point.y });
-            }
+    for (x, y) in area.probes(COVER_PROBES) {
+        // SAFETY: plain queries; a null result means no window there.
+        let top = unsafe { GetAncestor(WindowFromPoint(POINT { x, y }), GA_ROOT) };
+        if !top.is_null() && top != hwnd {
+            return Err(DesktopError::Covered { by: quoted(top), x, y });
         }
     }
     let gdi = Gdi::new(hwnd, w, h)?;

@@ -7,11 +7,8 @@ use x11rb::protocol::xproto::{ConnectionExt, ImageFormat, ImageOrder};
 
 use super::{X11Desktop, display_error};
 use crate::desktop::DesktopError;
-use crate::desktop::backend::Desktop;
+use crate::desktop::backend::{COVER_PROBES, Desktop, Rect};
 use crate::pixels::RgbaImage;
-
-/// Points across the window (a 5x5 lattice) tested for a covering window.
-const PROBES: i32 = 5;
 
 impl X11Desktop {
     /// The game window's pixels, RGBA.
@@ -21,23 +18,16 @@ impl X11Desktop {
             return Err(refuse("the window's place on the screen is unknown".into()));
         };
         let (screen_w, screen_h) = self.screen_pixels()?;
-        let (right, bottom) =
-            (i64::from(area.x) + i64::from(area.width), i64::from(area.y) + i64::from(area.height));
-        if area.x < 0 || area.y < 0 || right > screen_w.into() || bottom > screen_h.into() {
+        if !area.inside(Rect { x: 0, y: 0, width: screen_w, height: screen_h }) {
             return Err(refuse(format!(
                 "the window is partly off-screen ({}x{} at {},{} on a {screen_w}x{screen_h} \
                  screen): move it fully onto the screen",
                 area.width, area.height, area.x, area.y
             )));
         }
-        let (w, h) = (area.width as i32, area.height as i32);
-        for i in 0..PROBES {
-            for j in 0..PROBES {
-                let x = area.x + (2 * i + 1) * w / (2 * PROBES);
-                let y = area.y + (2 * j + 1) * h / (2 * PROBES);
-                if let Some(by) = self.window_covering(x, y)? {
-                    return Err(DesktopError::Covered { by, x, y });
-                }
+        for (x, y) in area.probes(COVER_PROBES) {
+            if let Some(by) = self.window_covering(x, y)? {
+                return Err(DesktopError::Covered { by, x, y });
             }
         }
         let (Ok(width), Ok(height)) = (u16::try_from(area.width), u16::try_from(area.height))
