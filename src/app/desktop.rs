@@ -120,7 +120,10 @@ pub fn run(args: DesktopArgs) -> anyhow::Result<Code> {
     // Private save directories of desktop runs that were killed (SIGKILL leaves them).
     desktop::save::sweep_stale();
     // GNOME Sudoku's title is a common word: its window is known by its class too.
-    let class = (args.game == GameArg::GnomeSudoku).then_some("gnome-sudoku");
+    let class = match args.game {
+        GameArg::GnomeSudoku => PixelGame::GNOME_SUDOKU.class,
+        _ => None,
+    };
     let wait = Duration::from_millis(args.timeout.max(1));
     // The interactive mode starts without a game window too: F2 binds the focused one.
     let interactive = !args.auto && !args.show_read;

@@ -50,14 +50,28 @@ pub struct PixelGame {
     /// last digit confirms the run, provided every other cell was read back right just
     /// before that digit.
     pub completion_dialog: bool,
+    /// The `WM_CLASS` its window is told by, if it has one of its own.
+    pub class: Option<&'static str>,
 }
 
 impl PixelGame {
     /// Debian's GNOME Sudoku.
-    pub const GNOME_SUDOKU: PixelGame =
-        PixelGame { entries: Entries::Background, completion_dialog: true };
+    pub const GNOME_SUDOKU: PixelGame = PixelGame {
+        entries: Entries::Background,
+        completion_dialog: true,
+        class: Some("gnome-sudoku"),
+    };
     /// Any other window.
-    pub const ANY: PixelGame = PixelGame { entries: Entries::Ink, completion_dialog: false };
+    pub const ANY: PixelGame =
+        PixelGame { entries: Entries::Ink, completion_dialog: false, class: None };
+
+    /// The game a window of this `WM_CLASS` (instance and class names) shows.
+    pub fn of_class(names: &[String]) -> PixelGame {
+        let told = |game: &PixelGame| {
+            game.class.is_some_and(|class| names.iter().any(|n| n.eq_ignore_ascii_case(class)))
+        };
+        [Self::GNOME_SUDOKU].into_iter().find(told).unwrap_or(Self::ANY)
+    }
 }
 
 /// A board read from the window: where it is, what it shows, and how each cell was read.

@@ -196,8 +196,7 @@ impl Session {
             if self.source != Source::Game {
                 return Err(DesktopError::NotTheGame { focused: name });
             }
-            let gnome = class.iter().any(|c| c.eq_ignore_ascii_case("gnome-sudoku"));
-            let game = if gnome { PixelGame::GNOME_SUDOKU } else { PixelGame::ANY };
+            let game = PixelGame::of_class(&class);
             desktop.focus_game()?;
             // A refusal names the window read, which the user may not have meant.
             return by_pixels::run_by_pixels(desktop, &opts, game).map_err(|e| match e {
