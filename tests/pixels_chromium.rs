@@ -388,7 +388,7 @@ fn render_page(specs: &[(Spec, usize, usize)], width: usize, height: usize) -> V
     let started = Instant::now();
     let mut child = cmd.spawn().expect("chromium starts");
     let pgid = child.id();
-    let exited = wait_exit(&mut child, Instant::now() + Duration::from_secs(90));
+    let exited = crate::support::wait_exit(&mut child, Instant::now() + Duration::from_secs(90));
     // Whatever is left of the tree (helpers, the crash handler) goes now.
     let marker = dir.to_string_lossy().to_string();
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -450,10 +450,6 @@ fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
     let from = text.find(start)? + start.len();
     let to = text[from..].find(end)? + from;
     Some(&text[from..to])
-}
-
-fn wait_exit(child: &mut std::process::Child, deadline: Instant) -> bool {
-    crate::support::wait_exit(child, deadline)
 }
 
 fn crop(image: &RgbaImage, x: usize, y: usize, w: usize, h: usize) -> RgbaImage {
