@@ -46,9 +46,9 @@ const GECKODRIVER_PLACES: [&str; 2] = ["/usr/local/bin/geckodriver", "/usr/bin/g
 /// Debian's headless shell of Chromium (package `chromium-headless-shell`, built from the same
 /// source as `chromium`, so chromedriver matches it): Chromium's rendering without the parts of
 /// the full browser a headless run never shows. Measured on the demo site (`benches/
-/// session-cpu.sh`, 1 and 5 puzzles): 0.44 CPU seconds a puzzle in steady state against 1.40
-/// for `chromium --headless=new`, and 0.90 s against 3.05 s for a one-puzzle run, browser start
-/// included. chromedriver starts it as the browser `chrome-headless-shell` (as the browser
+/// session-cpu.sh`, 1 and 20 puzzles; the README's table): 0.37 CPU seconds a puzzle after the
+/// first against 1.87 for `chromium --headless=new`, and 0.85 s against 2.42 s for a one-puzzle
+/// run, browser start included. chromedriver starts it as the browser `chrome-headless-shell` (as the browser
 /// `chrome` it opens no page, and the session never starts).
 pub const HEADLESS_SHELL: &str = "/usr/lib/chromium/chromium-headless-shell";
 
