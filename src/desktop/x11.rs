@@ -53,6 +53,18 @@ fn display_error(e: impl std::fmt::Display) -> DesktopError {
     DesktopError::Display(e.to_string())
 }
 
+/// A reply about one window: `None` when the window no longer exists (X's `BadWindow`), the
+/// reply otherwise; any other failure is the display's.
+fn alive<T>(reply: Result<T, ReplyError>) -> Result<Option<T>, DesktopError> {
+    match reply {
+        Ok(reply) => Ok(Some(reply)),
+        Err(ReplyError::X11Error(e)) if e.error_kind == x11rb::protocol::ErrorKind::Window => {
+            Ok(None)
+        }
+        Err(e) => Err(display_error(e)),
+    }
+}
+
 impl X11Desktop {
     /// Connects to `$DISPLAY`, finds the viewable window titled `title` (preferring one whose
     /// `WM_CLASS` names a Solo front end) and focuses it. A game that is still starting gets up
@@ -217,16 +229,21 @@ impl X11Desktop {
         Ok(first)
     }
 
+    /// A window's title (`_NET_WM_NAME`, else `WM_NAME`); `None` when it has none or has gone
+    /// away. Windows come and go while the tree is walked (a dialog closing, a menu folding), so
+    /// a window destroyed between listing and reading is not a display failure.
     fn title_of(&self, window: Window) -> Result<Option<String>, DesktopError> {
-        let net = self
-            .property(window, self.net_wm_name, self.utf8_string, 1024)?
-            .map_err(display_error)?;
+        let Some(net) = alive(self.property(window, self.net_wm_name, self.utf8_string, 1024)?)?
+        else {
+            return Ok(None);
+        };
         if !net.value.is_empty() {
             return Ok(Some(String::from_utf8_lossy(&net.value).into_owned()));
         }
-        let old = self
-            .property(window, AtomEnum::WM_NAME, AtomEnum::STRING, 1024)?
-            .map_err(display_error)?;
+        let Some(old) = alive(self.property(window, AtomEnum::WM_NAME, AtomEnum::STRING, 1024)?)?
+        else {
+            return Ok(None);
+        };
         Ok((!old.value.is_empty()).then(|| String::from_utf8_lossy(&old.value).into_owned()))
     }
 
@@ -439,5 +456,36 @@ impl Desktop for X11Desktop {
 
     fn release_all(&mut self) {
         self.input.release_all()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use x11rb::protocol::ErrorKind;
+    use x11rb::x11_utils::X11Error;
+
+    use super::*;
+
+    fn x11_error(error_kind: ErrorKind) -> ReplyError {
+        ReplyError::X11Error(X11Error {
+            error_kind,
+            error_code: 3,
+            sequence: 107,
+            bad_value: 0x0020_0024,
+            minor_opcode: 0,
+            major_opcode: 20,
+            extension_name: None,
+            request_name: Some("GetProperty"),
+        })
+    }
+
+    /// CI once failed with `BadWindow` from `GetProperty` while a dialog closed: a window that
+    /// went away is gone, not a broken display; any other error still is.
+    #[test]
+    fn a_window_gone_while_read_is_none_and_other_errors_are_the_displays() {
+        assert_eq!(alive(Ok::<u8, ReplyError>(7)).unwrap(), Some(7));
+        assert_eq!(alive::<u8>(Err(x11_error(ErrorKind::Window))).unwrap(), None);
+        let err = alive::<u8>(Err(x11_error(ErrorKind::Atom))).unwrap_err();
+        assert!(matches!(err, DesktopError::Display(_)), "{err}");
     }
 }

@@ -54,8 +54,11 @@ impl X11Desktop {
             if override_redirect {
                 popups.menus += 1;
             } else {
-                let title = self.title_of(w)?.unwrap_or_default();
-                popups.dialogs.push(title);
+                let title = self.title_of(w)?;
+                // A dialog closing as it is looked at is no longer showing.
+                if title.is_some() || self.viewable(w)? {
+                    popups.dialogs.push(title.unwrap_or_default());
+                }
             }
         }
         Ok(popups)
