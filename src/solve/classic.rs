@@ -123,6 +123,21 @@ const PERM_MINI_ROWS: [u32; 6] = {
     t
 };
 
+/// For each byte, a word whose byte j is bit j of it (0 or 1).
+static SPREAD_BYTES: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut j = 0;
+        while j < 8 {
+            t[b] |= ((b as u64 >> j) & 1) << (8 * j);
+            j += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// The mini-row pattern of a band word.
 #[inline(always)]
 fn mini_rows(a: u32) -> usize {
@@ -384,19 +399,33 @@ impl Board {
         self.unsolved == [0; 3]
     }
 
+    #[inline(always)]
     fn values(&self) -> [u8; 81] {
-        let mut out = [0u8; 81];
+        // Bit k of every cell's value as an 81-bit plane, then eight cells at a time spread
+        // into bytes by a table: no loop over each digit's cells (every solution is written
+        // out, two a puzzle on sets with several solutions).
+        let mut planes = [0u128; 4];
         for (band, words) in self.f.iter().enumerate() {
             for (d, &word) in words.iter().enumerate() {
-                let mut m = word;
-                while m != 0 {
-                    let p = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    out[band * 27 + p] = d as u8 + 1;
+                let v = d + 1;
+                for (k, plane) in planes.iter_mut().enumerate() {
+                    if v >> k & 1 == 1 {
+                        *plane |= (word as u128) << (27 * band);
+                    }
                 }
             }
         }
-        out
+        let mut out = [0u8; 88];
+        for (c, chunk) in out.chunks_exact_mut(8).enumerate() {
+            let mut x = 0u64;
+            for (k, &plane) in planes.iter().enumerate() {
+                x |= SPREAD_BYTES[(plane >> (8 * c)) as u8 as usize] << k;
+            }
+            chunk.copy_from_slice(&x.to_le_bytes());
+        }
+        let mut values = [0u8; 81];
+        values.copy_from_slice(&out[..81]);
+        values
     }
 }
 
