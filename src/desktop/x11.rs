@@ -426,18 +426,17 @@ impl Desktop for X11Desktop {
 
     fn game_area(&mut self) -> Result<Option<Rect>, DesktopError> {
         self.bound()?;
-        let geometry = self
-            .conn
-            .get_geometry(self.game)
-            .map_err(display_error)?
-            .reply()
-            .map_err(display_error)?;
-        let at = self
-            .conn
-            .translate_coordinates(self.game, self.root, 0, 0)
-            .map_err(display_error)?
-            .reply()
-            .map_err(display_error)?;
+        // The game closed while it was played: no window, not a broken display.
+        let gone = || DesktopError::WindowNotFound { title: self.title.clone() };
+        let geometry = alive(self.conn.get_geometry(self.game).map_err(display_error)?.reply())?
+            .ok_or_else(gone)?;
+        let at = alive(
+            self.conn
+                .translate_coordinates(self.game, self.root, 0, 0)
+                .map_err(display_error)?
+                .reply(),
+        )?
+        .ok_or_else(gone)?;
         Ok(Some(Rect {
             x: at.dst_x.into(),
             y: at.dst_y.into(),
