@@ -174,25 +174,26 @@ impl X11Desktop {
         self.front_end
     }
 
-    /// A window's property of the given type, at most `len` 32-bit units of it. The outer
-    /// error is the display's; the inner one the window's (it may have gone away).
+    /// A window's property of the given type, at most `len` 32-bit units of it; `None` when
+    /// the window has gone away. Windows come and go while the tree is walked (a dialog
+    /// closing, a menu folding), so a window destroyed between listing and reading is not a
+    /// display failure.
     fn property(
         &self,
         window: Window,
         name: impl Into<u32>,
         kind: impl Into<u32>,
         len: u32,
-    ) -> Result<Result<GetPropertyReply, ReplyError>, DesktopError> {
+    ) -> Result<Option<GetPropertyReply>, DesktopError> {
         let cookie = self.conn.get_property(false, window, name, kind, 0, len);
-        Ok(cookie.map_err(display_error)?.reply())
+        alive(cookie.map_err(display_error)?.reply())
     }
 
     /// A window's `WM_CLASS`: two NUL-terminated strings, instance and class (none when the
     /// window has gone away).
     fn class_names(&self, window: Window) -> Result<Vec<String>, DesktopError> {
-        let reply = self.property(window, AtomEnum::WM_CLASS, AtomEnum::STRING, 256)?;
-        let Ok(reply) = reply else {
-            return Ok(Vec::new()); // the window went away
+        let Some(reply) = self.property(window, AtomEnum::WM_CLASS, AtomEnum::STRING, 256)? else {
+            return Ok(Vec::new());
         };
         let text = String::from_utf8_lossy(&reply.value);
         Ok(text.split('\0').take(2).map(str::to_string).collect())
@@ -230,18 +231,15 @@ impl X11Desktop {
     }
 
     /// A window's title (`_NET_WM_NAME`, else `WM_NAME`); `None` when it has none or has gone
-    /// away. Windows come and go while the tree is walked (a dialog closing, a menu folding), so
-    /// a window destroyed between listing and reading is not a display failure.
+    /// away.
     fn title_of(&self, window: Window) -> Result<Option<String>, DesktopError> {
-        let Some(net) = alive(self.property(window, self.net_wm_name, self.utf8_string, 1024)?)?
-        else {
+        let Some(net) = self.property(window, self.net_wm_name, self.utf8_string, 1024)? else {
             return Ok(None);
         };
         if !net.value.is_empty() {
             return Ok(Some(String::from_utf8_lossy(&net.value).into_owned()));
         }
-        let Some(old) = alive(self.property(window, AtomEnum::WM_NAME, AtomEnum::STRING, 1024)?)?
-        else {
+        let Some(old) = self.property(window, AtomEnum::WM_NAME, AtomEnum::STRING, 1024)? else {
             return Ok(None);
         };
         Ok((!old.value.is_empty()).then(|| String::from_utf8_lossy(&old.value).into_owned()))

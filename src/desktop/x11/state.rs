@@ -12,7 +12,7 @@ impl X11Desktop {
     /// The window a window is transient for, if any.
     fn transient_for(&self, window: Window) -> Result<Option<Window>, DesktopError> {
         let reply = self.property(window, AtomEnum::WM_TRANSIENT_FOR, AtomEnum::WINDOW, 1)?;
-        Ok(reply.ok().and_then(|r| r.value32().and_then(|mut v| v.next())))
+        Ok(reply.and_then(|r| r.value32().and_then(|mut v| v.next())))
     }
 
     /// Viewable windows down to the given depth under the root (top-level windows, window
