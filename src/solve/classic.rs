@@ -175,12 +175,17 @@ impl Board {
         self.pending |= 1 << (band * 9 + digit);
     }
 
-    /// Brings one band word to its local fixpoint and spreads new placements.
+    /// Brings one band word (worklist index `band * 9 + digit`) to its local fixpoint and
+    /// spreads new placements.
     #[inline(always)]
-    fn update(&mut self, band: usize, digit: usize) -> Result<(), Dead> {
+    fn update(&mut self, i: usize) -> Result<(), Dead> {
+        // The word is read at its worklist index (`band * 9 + digit` is its place in `f`), so
+        // the load does not wait for the division that splits the index.
+        let (band, digit) = (i / 9, i % 9);
+        let w = self.f.as_flattened()[i];
         // One pass is a fixpoint: the permutations that fit the reduced pattern are exactly
         // those that fit the original one.
-        let a = self.f[band][digit] & PERMUTATION_MASK[mini_rows(self.f[band][digit])];
+        let a = w & PERMUTATION_MASK[mini_rows(w)];
         if a == 0 {
             return Err(Dead);
         }
@@ -263,7 +268,7 @@ impl Board {
             while self.pending != 0 {
                 let i = self.pending.trailing_zeros() as usize;
                 self.pending &= self.pending - 1;
-                self.update(i / 9, i % 9)?;
+                self.update(i)?;
                 if self.pending == 0 {
                     while self.column_pending != 0 {
                         let d = self.column_pending.trailing_zeros() as usize;
