@@ -34,6 +34,7 @@
 use std::cell::Cell;
 
 use super::Report;
+use super::isa::Gather;
 
 /// Mask of one row of a band word.
 const ROW: [u32; 3] = [0x1FF, 0x1FF << 9, 0x1FF << 18];
@@ -144,7 +145,18 @@ static SPREAD_BYTES: [u64; 256] = {
     t
 };
 
-/// The mini-row pattern of a band word.
+/// The mini-row pattern of a band word, by table: the portable [`Gather`].
+pub(super) struct Tables;
+
+impl Gather for Tables {
+    #[inline(always)]
+    fn mini_rows(a: u32) -> usize {
+        mini_rows(a)
+    }
+}
+
+/// The mini-row pattern of a band word (bit `row * 3 + box`): which of its nine mini-rows still
+/// hold a candidate.
 #[inline(always)]
 fn mini_rows(a: u32) -> usize {
     BOXES_OF_ROW[(a & 0x1FF) as usize] as usize
@@ -190,14 +202,14 @@ impl Board {
     /// Brings one band word (worklist index `band * 9 + digit`) to its local fixpoint and
     /// spreads new placements.
     #[inline(always)]
-    fn update(&mut self, i: usize) -> Result<(), Dead> {
+    fn update<G: Gather>(&mut self, i: usize) -> Result<(), Dead> {
         // The word is read at its worklist index (`band * 9 + digit` is its place in `f`), so
         // the load does not wait for the division that splits the index.
         let (band, digit) = (i / 9, i % 9);
         let w = self.f.as_flattened()[i];
         // One pass is a fixpoint: the permutations that fit the reduced pattern are exactly
         // those that fit the original one.
-        let a = w & PERMUTATION_MASK[mini_rows(w)];
+        let a = w & PERMUTATION_MASK[G::mini_rows(w) & 0x1FF];
         if a == 0 {
             return Err(Dead);
         }
@@ -276,12 +288,12 @@ impl Board {
     /// `FULL` false leaves out the column direction and the triads (see [`run`]): the words
     /// then reach a weaker fixpoint, and `lines` is left as it was.
     #[inline(always)]
-    fn propagate<const FULL: bool>(&mut self, lines: &mut Lines) -> Result<(), Dead> {
+    fn propagate<G: Gather, const FULL: bool>(&mut self, lines: &mut Lines) -> Result<(), Dead> {
         loop {
             while self.pending != 0 {
                 let i = self.pending.trailing_zeros() as usize;
                 self.pending &= self.pending - 1;
-                self.update(i)?;
+                self.update::<G>(i)?;
                 if FULL && self.pending == 0 {
                     while self.column_pending != 0 {
                         let d = self.column_pending.trailing_zeros() as usize;
@@ -634,7 +646,7 @@ impl Lines {
 /// Tries a branch's permutations in a fixed order, so solutions come in the same order every
 /// time. Returns the number of branch points.
 #[inline(always)]
-fn explore<R: Report, const FULL: bool>(sink: &mut R, board: Board) -> u64 {
+fn explore<R: Report, G: Gather, const FULL: bool>(sink: &mut R, board: Board) -> u64 {
     // The stack's memory is kept per thread between puzzles: an allocation and its growth per
     // puzzle cost about 3% of the serg set (puzzles with several solutions, seven guesses each).
     thread_local! {
@@ -642,7 +654,7 @@ fn explore<R: Report, const FULL: bool>(sink: &mut R, board: Board) -> u64 {
     }
     let mut stack = STACK.take();
     stack.clear();
-    let guesses = search::<R, FULL>(sink, board, &mut stack);
+    let guesses = search::<R, G, FULL>(sink, board, &mut stack);
     STACK.set(stack);
     guesses
 }
@@ -665,7 +677,7 @@ fn next_branch<const FULL: bool>(board: &Board, lines: &mut Lines) -> Option<Bra
 
 /// [`explore`] on a given (empty) stack.
 #[inline(always)]
-fn search<R: Report, const FULL: bool>(
+fn search<R: Report, G: Gather, const FULL: bool>(
     sink: &mut R,
     mut board: Board,
     stack: &mut Vec<Frame>,
@@ -674,7 +686,7 @@ fn search<R: Report, const FULL: bool>(
     let mut lines = Lines::default();
     loop {
         let mut backtrack = true;
-        if board.propagate::<FULL>(&mut lines).is_ok() {
+        if board.propagate::<G, FULL>(&mut lines).is_ok() {
             if board.is_solved() {
                 if !sink.accept(&board.values()) {
                     return guesses;
@@ -718,10 +730,10 @@ const MANY_GIVENS: u32 = 30;
 /// The board of the givens, then the search (compiled once per level in [`isa`], the givens'
 /// board included): the full rules below [`MANY_GIVENS`], the cheaper ones from there.
 #[inline(always)]
-pub(super) fn run<R: Report>(sink: &mut R, cells: &[u8; 81]) -> u64 {
+pub(super) fn run<R: Report, G: Gather>(sink: &mut R, cells: &[u8; 81]) -> u64 {
     match Board::from_givens(cells) {
-        Some(board) if board.open_cells() > 81 - MANY_GIVENS => explore::<R, true>(sink, board),
-        Some(board) => explore::<R, false>(sink, board),
+        Some(board) if board.open_cells() > 81 - MANY_GIVENS => explore::<R, G, true>(sink, board),
+        Some(board) => explore::<R, G, false>(sink, board),
         None => 0,
     }
 }
@@ -844,7 +856,7 @@ mod tests {
     fn search_with<const FULL: bool>(cells: &[u8; 81], limit: usize) -> Vec<[u8; 81]> {
         let mut sink = Collect { limit, solutions: Vec::new() };
         if let Some(board) = Board::from_givens(cells) {
-            explore::<_, FULL>(&mut sink, board);
+            explore::<_, Tables, FULL>(&mut sink, board);
         }
         sink.solutions
     }

@@ -18,12 +18,15 @@
 //! `is_x86_feature_detected!` for the exact feature lists the functions enable (the lists
 //! are written once, in the `level!` lines that define both the constants [`AVX2`] and
 //! [`AVX512`] and the compiled functions), and every
-//! call site matches on a level that came out of [`Isa::supported`]. Nothing else here is
-//! unsafe: the compiled functions are ordinary safe Rust.
+//! call site matches on a level that came out of [`Isa::supported`]. The one other `unsafe` is
+//! the BMI2 intrinsic in [`Pext`], a type private to this module that only `classic_avx512`
+//! (compiled with BMI2, called after detecting it) uses. Nothing else here is unsafe: the
+//! compiled functions are ordinary safe Rust.
 
 use std::sync::OnceLock;
 
 use super::Report;
+use super::classic::Tables;
 
 /// A level of instruction-set support the engines can be compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -39,24 +42,51 @@ pub enum Isa {
 /// Defines a level's feature list once, for both `#[target_feature]` and detection: the
 /// constant `$list` and the 9x9 search compiled with those features, `$classic`.
 macro_rules! level {
-    ($list:ident, $classic:ident, $features:literal) => {
+    ($list:ident, $classic:ident, $gather:ty, $features:literal) => {
         /// The features this level needs, exactly as its functions are compiled with them.
         pub const $list: &str = $features;
 
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
         fn $classic<R: Report>(sink: &mut R, cells: &[u8; 81]) -> u64 {
-            super::classic::run(sink, cells)
+            super::classic::run::<R, $gather>(sink, cells)
         }
     };
 }
 
-level!(AVX2, classic_avx2, "avx2,bmi1,bmi2,lzcnt,popcnt,fma");
+// The AVX2 level keeps the tables: PEXT is microcoded and slow on AMD processors before Zen 3,
+// which have AVX2 but not AVX-512.
+level!(AVX2, classic_avx2, Tables, "avx2,bmi1,bmi2,lzcnt,popcnt,fma");
 level!(
     AVX512,
     classic_avx512,
+    Pext,
     "avx2,bmi1,bmi2,lzcnt,popcnt,fma,avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx512vpopcntdq"
 );
+
+/// How the 9x9 engine gathers a band word's mini-row pattern ([`Tables`] everywhere, [`Pext`]
+/// where the processor has BMI2): one bit per mini-row, bit `row * 3 + box`, below 512.
+pub(super) trait Gather {
+    fn mini_rows(a: u32) -> usize;
+}
+
+/// The mini-row pattern by one PEXT (BMI2) instead of three table loads: 7-8% faster on every
+/// benchmark set on AMD Zen 4 (2026-11-27). Private to this module, so that only a function
+/// compiled with BMI2 and called after detecting it (`classic_avx512`) can use it.
+#[cfg(target_arch = "x86_64")]
+struct Pext;
+
+#[cfg(target_arch = "x86_64")]
+impl Gather for Pext {
+    #[inline(always)]
+    fn mini_rows(a: u32) -> usize {
+        /// Bit 3k of a band word: the first cell of mini-row k.
+        const FIRSTS: u32 = 0o111_111_111;
+        // SAFETY: `Pext` is used only by `classic_avx512`, which is compiled with BMI2 and
+        // called only after BMI2 was detected (see the module's Safety section).
+        (unsafe { std::arch::x86_64::_pext_u32(a | a >> 1 | a >> 2, FIRSTS) }) as usize
+    }
+}
 
 impl Isa {
     /// Every level, lowest first.
@@ -140,6 +170,6 @@ pub(super) fn classic<R: Report>(isa: Isa, sink: &mut R, cells: &[u8; 81]) -> u6
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, for every feature of AVX512.
         Isa::Avx512 => unsafe { classic_avx512(sink, cells) },
-        _ => super::classic::run(sink, cells),
+        _ => super::classic::run::<R, Tables>(sink, cells),
     }
 }
