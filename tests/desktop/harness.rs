@@ -416,7 +416,7 @@ impl Screen {
         let mut last_return = Instant::now() - Duration::from_secs(1);
         wait_until("the save file to be written", Duration::from_secs(10), || {
             if path.exists() {
-                return std::fs::read_to_string(&path).ok().filter(|t| t.contains("NSTATES"));
+                return std::fs::read_to_string(&path).ok().filter(|t| save_complete(t));
             }
             if last_return.elapsed() >= Duration::from_millis(500) {
                 self.xdotool(&["windowfocus", "--sync", &dialog]);
@@ -435,6 +435,22 @@ impl Drop for Screen {
         }
         stop_server(&mut self.xvfb);
     }
+}
+
+/// Whether a Solo save file read while Solo writes it is whole: it has the `NSTATES` header and
+/// a move record (`MOVE`, `SOLVE` or `RESTART`) for every state after the first. A file read too
+/// early ends part way through the moves (seen on a loaded machine: the test then found the
+/// bot's pencil marks cut short).
+pub fn save_complete(save: &str) -> bool {
+    fn key(line: &str) -> &str {
+        line.get(..8).map(str::trim_end).unwrap_or("")
+    }
+    let states = save
+        .lines()
+        .find(|l| key(l) == "NSTATES")
+        .and_then(|l| l.get(9..)?.split_once(':')?.1.trim().parse::<usize>().ok());
+    let records = save.lines().filter(|l| matches!(key(l), "MOVE" | "SOLVE" | "RESTART")).count();
+    states.is_some_and(|n| records + 1 == n && save.ends_with('\n'))
 }
 
 /// The moves recorded in a Solo save file, up to the current position.

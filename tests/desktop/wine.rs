@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::harness::{Screen, require_tools, save_moves, wait_until};
+use super::harness::{Screen, require_tools, save_complete, save_moves, wait_until};
 use super::killer;
 use super::{expected_solved, game_id};
 use sudobot::format::{solo_id, solo_text};
@@ -229,7 +229,7 @@ impl WineScreen {
         self.screen.xdotool(&["type", "--delay", "10", &typed]);
         self.screen.xdotool(&["key", "Return"]);
         wait_until("the save file", Duration::from_secs(10), || {
-            std::fs::read_to_string(&path).ok().filter(|t| t.contains("NSTATES"))
+            std::fs::read_to_string(&path).ok().filter(|t| save_complete(t))
         })
     }
 
