@@ -719,12 +719,13 @@ fn search<R: Report, G: Gather, const FULL: bool>(
 }
 
 /// Puzzles with this many givens or more are searched without the column direction and the
-/// triads: there the band words alone leave little to find, and a cheaper node beats the
-/// guesses those rules save. Measured (in-process, both ways, 2026-11-27) on puzzles made from
-/// 4,000 17-clue puzzles with solution cells added at random, unique ones and ones kept as
-/// random cells of the solution (mostly several solutions): from 26 givens up the cheap search
-/// was 4-12% faster, at 22 it was 5% (unique) and 39% (random) slower. The hard benchmark
-/// sets have at most 28 givens (one puzzle of 48,766 has 37).
+/// triads, branching on a two-candidate cell ([`next_branch`]): there the band words alone leave
+/// little to find, and a cheaper node beats the guesses those rules save. Measured (in-process,
+/// both ways, 2026-11-27) on puzzles made from 4,000 17-clue puzzles with solution cells added at
+/// random (unique) and ones kept as random cells of the solution (mostly several solutions):
+/// from 26 givens up the cheap search was 5-10% faster on the unique ones and 20-47% on the
+/// others; at 22 the unique ones were 11% slower. On the hard benchmark sets it is 3-7 times
+/// slower; they have at most 28 givens (one puzzle of 48,766 has 37: 6% slower the cheap way).
 const MANY_GIVENS: u32 = 30;
 
 /// The board of the givens, then the search (compiled once per level in [`isa`], the givens'
