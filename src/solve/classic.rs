@@ -43,7 +43,7 @@ const BAND: u32 = (1 << 27) - 1;
 /// Bits of column 0 in the three rows of a band; shift left by `col` for other columns.
 const COLUMN: u32 = 1 | 1 << 9 | 1 << 18;
 /// Bit 3k: the first cell of mini-row k of a band word.
-const SPREAD: u32 = 0o111_111_111;
+pub(super) const SPREAD: u32 = 0o111_111_111;
 
 /// For a 9-bit row segment, which of its three boxes (bits 0..3) still hold a candidate.
 const BOXES_OF_ROW: [u8; 512] = {
@@ -425,13 +425,11 @@ impl Board {
     #[inline(always)]
     fn two_candidates(&self) -> Option<Branch> {
         for (band, words) in self.f.iter().enumerate() {
-            let (mut once, mut twice, mut thrice) = (0u32, 0u32, 0u32);
+            let mut seen = AtLeast::default();
             for &m in words {
-                thrice |= twice & m;
-                twice |= once & m;
-                once |= m;
+                seen.add(m.into());
             }
-            let two = self.unsolved[band] & twice & !thrice;
+            let two = self.unsolved[band] & (seen.two & !seen.three) as u32;
             if two != 0 {
                 let bit = two & two.wrapping_neg();
                 let mut alts = 0;
@@ -817,8 +815,9 @@ impl Board {
     }
 }
 
-/// Bit-sliced counters over 64 bits (the mini-rows and mini-columns of the grid): after adding
-/// words, `one`..`four` hold the bits set in at least one..four of them.
+/// Bit-sliced counters over 64 bits (the mini-rows and mini-columns of the grid, or the cells
+/// of a band): after adding words, `one`..`four` hold the bits set in at least one..four of
+/// them.
 #[derive(Clone, Copy, Default)]
 struct AtLeast {
     one: u64,

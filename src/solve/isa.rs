@@ -26,7 +26,7 @@
 use std::sync::OnceLock;
 
 use super::Report;
-use super::classic::Tables;
+use super::classic::{SPREAD, Tables};
 
 /// A level of instruction-set support the engines can be compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -80,11 +80,9 @@ struct Pext;
 impl Gather for Pext {
     #[inline(always)]
     fn mini_rows(a: u32) -> usize {
-        /// Bit 3k of a band word: the first cell of mini-row k.
-        const FIRSTS: u32 = 0o111_111_111;
         // SAFETY: `Pext` is used only by `classic_avx512`, which is compiled with BMI2 and
         // called only after BMI2 was detected (see the module's Safety section).
-        (unsafe { std::arch::x86_64::_pext_u32(a | a >> 1 | a >> 2, FIRSTS) }) as usize
+        (unsafe { std::arch::x86_64::_pext_u32(a | a >> 1 | a >> 2, SPREAD) }) as usize
     }
 }
 

@@ -437,32 +437,35 @@ impl Drop for Screen {
     }
 }
 
+/// The records of a Solo save file, `KEY     :length:value` a line, as (key, value).
+fn save_records(save: &str) -> impl Iterator<Item = (&str, &str)> {
+    save.lines().filter_map(|l| Some((l.get(..8)?.trim_end(), l.get(9..)?.split_once(':')?.1)))
+}
+
 /// Whether a Solo save file read while Solo writes it is whole: it has the `NSTATES` header and
 /// a move record (`MOVE`, `SOLVE` or `RESTART`) for every state after the first. A file read too
 /// early ends part way through the moves (seen on a loaded machine: the test then found the
 /// bot's pencil marks cut short).
 pub fn save_complete(save: &str) -> bool {
-    fn key(line: &str) -> &str {
-        line.get(..8).map(str::trim_end).unwrap_or("")
-    }
-    let states = save
-        .lines()
-        .find(|l| key(l) == "NSTATES")
-        .and_then(|l| l.get(9..)?.split_once(':')?.1.trim().parse::<usize>().ok());
-    let records = save.lines().filter(|l| matches!(key(l), "MOVE" | "SOLVE" | "RESTART")).count();
+    let states = save_records(save)
+        .find(|&(key, _)| key == "NSTATES")
+        .and_then(|(_, value)| value.trim().parse::<usize>().ok());
+    let records =
+        save_records(save).filter(|&(key, _)| matches!(key, "MOVE" | "SOLVE" | "RESTART")).count();
     states.is_some_and(|n| records + 1 == n && save.ends_with('\n'))
 }
 
 /// The moves recorded in a Solo save file, up to the current position.
 pub fn save_moves(save: &str) -> Vec<String> {
-    let field = |key: &str| -> Vec<String> {
-        save.lines()
-            .filter(|l| l.len() > 9 && l[..8].trim_end() == key)
-            .filter_map(|l| l[9..].split_once(':').map(|(_, v)| v.to_string()))
-            .collect()
-    };
-    let pos: usize = field("STATEPOS").first().and_then(|v| v.parse().ok()).unwrap_or(1);
-    field("MOVE").into_iter().take(pos.saturating_sub(1)).collect()
+    let pos: usize = save_records(save)
+        .find(|&(key, _)| key == "STATEPOS")
+        .and_then(|(_, value)| value.parse().ok())
+        .unwrap_or(1);
+    save_records(save)
+        .filter(|&(key, _)| key == "MOVE")
+        .map(|(_, value)| value.to_string())
+        .take(pos.saturating_sub(1))
+        .collect()
 }
 
 /// A sudobot process left running (interactive mode), its output collected by threads.
