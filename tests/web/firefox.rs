@@ -431,9 +431,9 @@ fn firefox_grid_node_parallel_two_picks_firefox_from_status() {
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
     )
     .unwrap();
-    let mut cmd = std::process::Command::new("java");
-    cmd.args(["-XX:-UsePerfData", "-jar", &jar, "standalone", "--port", &port.to_string()])
-        .args(["--selenium-manager", "false", "--driver-implementation", "firefox"])
+    let port_arg = port.to_string();
+    let mut cmd = super::grid::java(&jar, &[], &["standalone", "--port", &port_arg]);
+    cmd.args(["--selenium-manager", "false", "--driver-implementation", "firefox"])
         .args(["--max-sessions", "2", "--override-max-sessions", "true"])
         .env("PATH", path)
         .stdout(std::process::Stdio::piped())

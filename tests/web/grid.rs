@@ -41,6 +41,31 @@ pub(super) fn grid_jar() -> Result<String, String> {
     }
 }
 
+/// `java` (with the JVM options `jvm`) ready to run the Grid jar with `args`: the drivers are named by path
+/// (`webdriver.chrome.driver`, `webdriver.gecko.driver`, the ones sudobot itself would use), so
+/// no node asks Selenium Manager for them. On a fresh machine two nodes starting at once each ran
+/// Selenium Manager's first (offline) run into the same empty `~/.cache/selenium`, and one of
+/// them then found no driver for Chrome. No JVM performance file either
+/// (`/tmp/hsperfdata_USER/PID`, left when a node is killed). The spawners give every Grid a
+/// private `HOME` (and `TMPDIR`), so each test starts with an empty Selenium cache, as a new
+/// user's machine does.
+pub(super) fn java(jar: &str, jvm: &[&str], args: &[&str]) -> Command {
+    let mut cmd = Command::new("java");
+    cmd.args(jvm)
+        .args([
+            "-XX:-UsePerfData".to_string(),
+            format!(
+                "-Dwebdriver.chrome.driver={}",
+                sudobot::web::Browser::Chromium.default_driver()
+            ),
+            format!("-Dwebdriver.gecko.driver={}", sudobot::web::Browser::Firefox.default_driver()),
+            "-jar".to_string(),
+            jar.to_string(),
+        ])
+        .args(args);
+    cmd
+}
+
 /// A Grid made of Java processes, each in a process group of its own (with the drivers and
 /// browsers it starts); dropping it stops every group.
 struct Grid {
@@ -55,14 +80,16 @@ impl Grid {
         let log = std::fs::File::create(self.logs.path().join(format!("{role}.log"))).unwrap();
         // The browsers' temporary files (Chromium's singleton socket directory, chromedriver's
         // profile when the session names none) go here, removed with the Grid, instead of
-        // staying in the machine's /tmp when a node stops its browsers the hard way. No JVM
-        // performance file either (`/tmp/hsperfdata_USER/PID`, left when a node is killed).
+        // staying in the machine's /tmp when a node stops its browsers the hard way; and the
+        // Grid's `HOME` (Selenium's cache) is fresh, as on a new machine.
         let tmp = self.logs.path().join("tmp");
+        let home = self.logs.path().join("home");
         std::fs::create_dir_all(&tmp).unwrap();
-        let mut cmd = Command::new("java");
+        std::fs::create_dir_all(&home).unwrap();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut cmd = java(jar, &["-Xmx256m"], &args);
         cmd.env("TMPDIR", &tmp)
-            .args(["-Xmx256m", "-XX:-UsePerfData", "-jar", jar])
-            .args(args)
+            .env("HOME", &home)
             .stdin(Stdio::null())
             .stdout(log.try_clone().unwrap())
             .stderr(log);

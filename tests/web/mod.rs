@@ -56,9 +56,10 @@ pub(crate) fn assert_code(out: &Output, code: i32) {
 }
 
 /// A WebDriver server the test starts for remote mode (chromedriver, or a Grid), in a process
-/// group of its own with a private `TMPDIR`: what it and its browsers leave there (Chromium's
-/// singleton socket directory, chromedriver's own profile when a session names none) goes with
-/// the test instead of staying in the machine's /tmp. Dropping it sends SIGTERM to the group,
+/// group of its own with a private `TMPDIR` and `HOME`: what it and its browsers leave there
+/// (Chromium's singleton socket directory, chromedriver's own profile when a session names none,
+/// Selenium's cache) goes with the test instead of staying in the machine's /tmp, and a Grid
+/// starts with an empty cache, as on a new machine. Dropping it sends SIGTERM to the group,
 /// waits (bounded) for the server to exit, then SIGKILLs what is left.
 struct RemoteEnd {
     child: std::process::Child,
@@ -68,7 +69,7 @@ struct RemoteEnd {
 impl RemoteEnd {
     fn spawn(mut cmd: std::process::Command) -> RemoteEnd {
         let tmp = tempfile::tempdir().unwrap();
-        cmd.env("TMPDIR", tmp.path()).stdin(std::process::Stdio::null());
+        cmd.env("TMPDIR", tmp.path()).env("HOME", tmp.path()).stdin(std::process::Stdio::null());
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         RemoteEnd { child: cmd.spawn().expect("the WebDriver server starts"), _tmp: tmp }
     }
@@ -537,20 +538,10 @@ fn selenium_grid_remote_mode() {
     let _lock = browser_lock();
     let server = FixtureServer::start();
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let mut cmd = std::process::Command::new("java");
-    // No JVM performance file (`/tmp/hsperfdata_USER/PID`) either.
-    cmd.args([
-        "-XX:-UsePerfData",
-        "-jar",
-        &jar,
-        "standalone",
-        "--port",
-        &port.to_string(),
-        "--selenium-manager",
-        "false",
-    ])
-    .stdout(std::process::Stdio::piped())
-    .stderr(std::process::Stdio::null());
+    let port = port.to_string();
+    let mut cmd =
+        grid::java(&jar, &[], &["standalone", "--port", &port, "--selenium-manager", "false"]);
+    cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null());
     let mut grid = RemoteEnd::spawn(cmd);
     let started = grid.grid_started();
     let remote = format!("http://127.0.0.1:{port}");
