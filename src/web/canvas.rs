@@ -90,7 +90,8 @@ pub struct Shot {
 }
 
 impl Shot {
-    /// The board as a page board: certain values, givens by their ink; uncertain cells blank.
+    /// The board as a page board: certain values, every one of them fixed (the ink colour that
+    /// tells givens from entries is only a hint: see [`Shot::ink_hint`]); uncertain cells blank.
     pub fn page_board(&self) -> PageBoard {
         let side = self.read.board.side;
         let raw = self
@@ -102,9 +103,14 @@ impl Shot {
                 _ => String::new(),
             })
             .collect();
-        let given =
-            self.read.cells.iter().map(|c| c.is_certain() && c.kind == CellKind::Given).collect();
+        let given = self.read.cells.iter().map(|c| c.is_certain() && c.value.is_some()).collect();
         PageBoard { side, raw, given, dom_order: (0..side * side).collect() }
+    }
+
+    /// The cells whose ink reads as a given's: a hint to name the player's mistakes with, never
+    /// a reason to type into a filled cell.
+    pub fn ink_hint(&self) -> Vec<bool> {
+        self.read.cells.iter().map(|c| c.is_certain() && c.kind == CellKind::Given).collect()
     }
 
     /// The offset of a cell's centre from the element's centre, in CSS pixels.
@@ -252,8 +258,18 @@ fn solve_read(
         _ if !uncertain.is_empty() => {
             return Err(refuse(", and without them the board has no unique solution".to_string()));
         }
-        Verdict::Invalid(c) => return Err(PlayError::Invalid(c)),
-        Verdict::Unsolvable => return Err(PlayError::Unsolvable),
+        // Every filled cell is fixed: a wrong one is the player's mistake, named, never typed
+        // over.
+        Verdict::Invalid(_) | Verdict::Unsolvable => {
+            return Err(play::unproven_error(
+                &board,
+                puzzle.geometry_arc(),
+                Some(&shot.ink_hint()),
+                "the board is read from pixels, where the ink colour tells givens from the \
+                 player's entries only as a hint"
+                    .to_string(),
+            ));
+        }
         Verdict::Multiple(..) => return Err(PlayError::Multiple { givens: board.givens() }),
     };
     if !uncertain.is_empty() {
