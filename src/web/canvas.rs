@@ -620,6 +620,10 @@ mod tests {
                     CellRead { kind: CellKind::Given, value: Some(b - b'0'), confidence: 1.0 }
                 }
                 b'?' => CellRead { kind: CellKind::Unclear, value: Some(1), confidence: 0.2 },
+                // The player's entries, in coloured ink: `a` = 1 ... `i` = 9.
+                b'a'..=b'i' => {
+                    CellRead { kind: CellKind::Entry, value: Some(b - b'a' + 1), confidence: 1.0 }
+                }
                 _ => CellRead { kind: CellKind::Empty, value: None, confidence: 1.0 },
             })
             .collect();
@@ -662,6 +666,35 @@ mod tests {
         // A cell's centre, from the element's centre.
         assert_eq!(shot(PUZZLE).cell_offset(0), Some((-200, -200)));
         assert_eq!(shot(PUZZLE).cell_offset(80), Some((201, 201)));
+    }
+
+    #[test]
+    fn an_entry_in_coloured_ink_is_never_typed_over() {
+        let (_, _, solution, _) = solve_read(&shot(PUZZLE), "#c").unwrap();
+        let empty: Vec<usize> = (0..81).filter(|&i| PUZZLE.as_bytes()[i] == b'.').collect();
+        let ink = |v: u8| b'a' + v - 1;
+        // Two right entries: left alone, only the other empty cells are planned.
+        let mut right = PUZZLE.as_bytes().to_vec();
+        for &i in &empty[..2] {
+            right[i] = ink(solution.cells()[i]);
+        }
+        let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+        let (board, _, _, _) = solve_read(&shot(&text(&right)), "#c").unwrap();
+        let plan = fill::plan(&board, solution.cells());
+        assert_eq!(plan.len(), empty.len() - 2);
+        assert!(plan.iter().all(|t| !empty[..2].contains(&t.index)), "{plan:?}");
+        // A wrong entry: the ink only hints that it is the player's, so it is not typed over;
+        // the run is refused, naming it.
+        let mut wrong = right.clone();
+        let at = empty[2];
+        wrong[at] = ink(solution.cells()[at] % 9 + 1);
+        let err = solve_read(&shot(&text(&wrong)), "#c").unwrap_err();
+        assert!(matches!(err, PlayError::Mistakes { .. }), "{err}");
+        let message = err.to_string();
+        let cell = Cell::from_index(at, 9);
+        assert!(message.contains(&format!("; check {cell};")), "{message}");
+        assert!(message.contains("read from pixels"), "{message}");
+        assert!(message.contains("nothing was typed"), "{message}");
     }
 
     #[test]
