@@ -100,6 +100,20 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
         Err(code) => return Ok(code),
     };
     let mut site = found.site;
+    // A marker is written only when the page proves it; otherwise every filled cell is fixed.
+    let unproven = site.board.unproven.as_ref().map(|u| {
+        let hint = if u.hint_note.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} may mark the givens or the player's entries)", u.hint_note)
+        };
+        format!(
+            "no given marker written: nothing on the page proves which cells are givens{hint}, \
+             so the file says `given = {{ filled = true }}`: every filled cell is fixed, never \
+             typed into or corrected; where you know a mark only the givens have, put it in \
+             [board] given"
+        )
+    });
     site.name = name.clone();
     site.description = format!("learned from {} by `sudobot sites learn`", args.url);
     let text = format!(
@@ -119,6 +133,9 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
             eprintln!("sudobot: wrote {} ({})", path.display(), found.why);
         }
         None => out!("{text}"),
+    }
+    if let Some(note) = unproven {
+        eprintln!("sudobot: {note}");
     }
     Ok(Code::Success)
 }

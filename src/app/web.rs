@@ -476,7 +476,9 @@ fn exit_code(finished: &[Attempt], count: usize) -> Code {
         [a] if count == 1 => match &a.result {
             Ok(Outcome { hint: Some(Hint::Mistakes(_)), .. }) => Code::NoSolution,
             Ok(_) => Code::Success,
-            Err(Failure::Play(PlayError::Invalid(_) | PlayError::Unsolvable)) => Code::NoSolution,
+            Err(Failure::Play(
+                PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Mistakes { .. },
+            )) => Code::NoSolution,
             Err(Failure::Play(PlayError::Multiple { .. })) => Code::Multiple,
             Err(_) => Code::Failure,
         },

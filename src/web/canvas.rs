@@ -90,7 +90,8 @@ pub struct Shot {
 }
 
 impl Shot {
-    /// The board as a page board: certain values, givens by their ink; uncertain cells blank.
+    /// The board as a page board: certain values, every one of them fixed (the ink colour that
+    /// tells givens from entries is only a hint: see [`Shot::ink_hint`]); uncertain cells blank.
     pub fn page_board(&self) -> PageBoard {
         let side = self.read.board.side;
         let raw = self
@@ -102,9 +103,14 @@ impl Shot {
                 _ => String::new(),
             })
             .collect();
-        let given =
-            self.read.cells.iter().map(|c| c.is_certain() && c.kind == CellKind::Given).collect();
+        let given = self.read.cells.iter().map(|c| c.is_certain() && c.value.is_some()).collect();
         PageBoard { side, raw, given, dom_order: (0..side * side).collect() }
+    }
+
+    /// The cells whose ink reads as a given's: a hint to name the player's mistakes with, never
+    /// a reason to type into a filled cell.
+    pub fn ink_hint(&self) -> Vec<bool> {
+        self.read.cells.iter().map(|c| c.is_certain() && c.kind == CellKind::Given).collect()
     }
 
     /// The offset of a cell's centre from the element's centre, in CSS pixels.
@@ -252,8 +258,18 @@ fn solve_read(
         _ if !uncertain.is_empty() => {
             return Err(refuse(", and without them the board has no unique solution".to_string()));
         }
-        Verdict::Invalid(c) => return Err(PlayError::Invalid(c)),
-        Verdict::Unsolvable => return Err(PlayError::Unsolvable),
+        // Every filled cell is fixed: a wrong one is the player's mistake, named, never typed
+        // over.
+        Verdict::Invalid(_) | Verdict::Unsolvable => {
+            return Err(play::unproven_error(
+                &board,
+                puzzle.geometry_arc(),
+                Some(&shot.ink_hint()),
+                "the board is read from pixels, where the ink colour tells givens from the \
+                 player's entries only as a hint"
+                    .to_string(),
+            ));
+        }
         Verdict::Multiple(..) => return Err(PlayError::Multiple { givens: board.givens() }),
     };
     if !uncertain.is_empty() {
@@ -604,6 +620,10 @@ mod tests {
                     CellRead { kind: CellKind::Given, value: Some(b - b'0'), confidence: 1.0 }
                 }
                 b'?' => CellRead { kind: CellKind::Unclear, value: Some(1), confidence: 0.2 },
+                // The player's entries, in coloured ink: `a` = 1 ... `i` = 9.
+                b'a'..=b'i' => {
+                    CellRead { kind: CellKind::Entry, value: Some(b - b'a' + 1), confidence: 1.0 }
+                }
                 _ => CellRead { kind: CellKind::Empty, value: None, confidence: 1.0 },
             })
             .collect();
@@ -646,6 +666,35 @@ mod tests {
         // A cell's centre, from the element's centre.
         assert_eq!(shot(PUZZLE).cell_offset(0), Some((-200, -200)));
         assert_eq!(shot(PUZZLE).cell_offset(80), Some((201, 201)));
+    }
+
+    #[test]
+    fn an_entry_in_coloured_ink_is_never_typed_over() {
+        let (_, _, solution, _) = solve_read(&shot(PUZZLE), "#c").unwrap();
+        let empty: Vec<usize> = (0..81).filter(|&i| PUZZLE.as_bytes()[i] == b'.').collect();
+        let ink = |v: u8| b'a' + v - 1;
+        // Two right entries: left alone, only the other empty cells are planned.
+        let mut right = PUZZLE.as_bytes().to_vec();
+        for &i in &empty[..2] {
+            right[i] = ink(solution.cells()[i]);
+        }
+        let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
+        let (board, _, _, _) = solve_read(&shot(&text(&right)), "#c").unwrap();
+        let plan = fill::plan(&board, solution.cells());
+        assert_eq!(plan.len(), empty.len() - 2);
+        assert!(plan.iter().all(|t| !empty[..2].contains(&t.index)), "{plan:?}");
+        // A wrong entry: the ink only hints that it is the player's, so it is not typed over;
+        // the run is refused, naming it.
+        let mut wrong = right.clone();
+        let at = empty[2];
+        wrong[at] = ink(solution.cells()[at] % 9 + 1);
+        let err = solve_read(&shot(&text(&wrong)), "#c").unwrap_err();
+        assert!(matches!(err, PlayError::Mistakes { .. }), "{err}");
+        let message = err.to_string();
+        let cell = Cell::from_index(at, 9);
+        assert!(message.contains(&format!("; check {cell};")), "{message}");
+        assert!(message.contains("read from pixels"), "{message}");
+        assert!(message.contains("nothing was typed"), "{message}");
     }
 
     #[test]

@@ -11,8 +11,10 @@
 //!   with the reason kept for the message;
 //! - among the rest the interactive one (inputs, then cells that take focus or clicks) wins, then
 //!   the largest;
-//! - givens are told from the player's entries by read-only or disabled state, then class, then
-//!   font weight, then colour; where nothing tells them apart every filled cell is a given;
+//! - givens are told from the player's entries only by what proves them: read-only or disabled
+//!   state (`aria-readonly` too); a class, font weight or colour on some filled cells is a hint,
+//!   never a proof (the entries may outnumber the givens and look like anything), so without a
+//!   proof every filled cell is fixed and never typed into or corrected;
 //! - the box shape comes from the thicker borders where the page draws them, else from the side.
 //!
 //! The result is an ordinary [`Site`] (order by position, success by read-back), so the page is
@@ -27,7 +29,7 @@ use thirtyfour::prelude::*;
 use super::read::{lattice, symbol_value};
 use super::site::{
     Board, Completion, Consent, Difficulty, Fill, Given, Order, ReadMode, SIDES, Site, Strategy,
-    Success, ValueSource,
+    Success, Unproven, ValueSource,
 };
 
 /// How many elements one frame's scan looks at, at most.
@@ -421,7 +423,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
     let Some(selector) = selector else {
         return Err(DiscoverError::NoSelector { what: best.describe() });
     };
-    let (given, given_why) = givens(&best);
+    let GivenRule { given, why: given_why, unproven } = givens(&best);
     let boxes = box_shape(&best);
     let value = best.value_source();
     let filled: Vec<bool> = best.cells.iter().map(|c| !best.value_text(c).is_empty()).collect();
@@ -429,7 +431,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
         best.cells.iter().zip(&filled).filter(|(c, f)| **f && is_given(&given, c)).count();
     let strategy = if best.cells[0].field { Strategy::Keys } else { Strategy::Click };
     let why = format!(
-        "{} at `{selector}`{}: {}; values from {}; givens by {given_why}; typed by {}",
+        "{} at `{selector}`{}: {}; values from {}; {given_why}; typed by {}",
         best.describe(),
         boxes.as_ref().map(|b| format!(", boxes {b} from the thicker borders")).unwrap_or_default(),
         if best.interactive >= 2 {
@@ -458,6 +460,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
         given_marker: Some(given),
         min_givens: Some(given_count.min(17)),
         ready_timeout_ms: None,
+        unproven,
     };
     let mut site = page_site(url, board);
     site.frames = frame_path(&best.frame);
@@ -505,6 +508,7 @@ async fn canvas_found(
         given_marker: None,
         min_givens: None,
         ready_timeout_ms: None,
+        unproven: None,
     };
     let mut site = page_site(url, board);
     site.frames = frame_path(frame);
@@ -555,6 +559,7 @@ pub fn placeholder_board() -> Board {
         given_marker: Some(Given::Filled(true)),
         min_givens: None,
         ready_timeout_ms: None,
+        unproven: None,
     }
 }
 
@@ -805,8 +810,23 @@ fn reject(c: &Candidate) -> Option<String> {
     None
 }
 
-/// How givens are told from entries, and why.
-fn givens(c: &Candidate) -> (Given, String) {
+/// How discovery tells the givens from the player's entries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct GivenRule {
+    /// The marker: a proven one, or `filled` (every filled cell fixed).
+    given: Given,
+    /// In words, for `-v`, `sites learn` and messages.
+    why: String,
+    /// Set when nothing proves the givens.
+    unproven: Option<Unproven>,
+}
+
+/// How givens are told from entries, and why. Only a state the player's entries cannot have
+/// proves a given: `readonly` or `disabled` on a field, or `aria-readonly`, on filled cells and
+/// no empty one. A class, weight or colour on some filled cells is a hint, never a proof: the
+/// entries may outnumber the givens and carry any style. Without a proof every filled cell is
+/// fixed (never typed into or corrected), and the hint is kept to name the player's mistakes.
+fn givens(c: &Candidate) -> GivenRule {
     let filled: Vec<&Element> =
         c.cells.iter().filter(|e| symbol_value(c.value_text(e), c.side) != 0).collect();
     let empty: Vec<&Element> =
@@ -815,72 +835,87 @@ fn givens(c: &Candidate) -> (Given, String) {
     let usable = |has: &dyn Fn(&Element) -> bool| {
         filled.iter().any(|e| has(e)) && !empty.iter().any(|e| has(e))
     };
+    let proven = |given: Given, why: &str| GivenRule {
+        given,
+        why: format!("givens by {why}"),
+        unproven: None,
+    };
     if usable(&|e| e.readonly) {
-        return (Given::Attribute("readonly".into()), "the `readonly` attribute".into());
+        return proven(Given::Attribute("readonly".into()), "the `readonly` attribute");
     }
     if c.cells[0].field && usable(&|e| e.disabled) {
-        return (Given::Attribute("disabled".into()), "the `disabled` attribute".into());
+        return proven(Given::Attribute("disabled".into()), "the `disabled` attribute");
     }
     if usable(&|e| e.aria_readonly) {
-        return (Given::Attribute("aria-readonly".into()), "`aria-readonly`".into());
+        return proven(Given::Attribute("aria-readonly".into()), "`aria-readonly`");
     }
+    let hint = hint(&filled, &empty);
+    let why = format!(
+        "givens not proven (no `readonly`, `disabled` or `aria-readonly` on the filled cells \
+         alone): every filled cell is fixed, never typed into or corrected{}",
+        hint.as_ref().map(|(_, note)| format!("; {note} is only a hint")).unwrap_or_default()
+    );
+    let (hint, hint_note) = match hint {
+        Some((given, note)) => (Some(given), note),
+        None => (None, String::new()),
+    };
+    GivenRule { given: Given::Filled(true), why, unproven: Some(Unproven { hint, hint_note }) }
+}
+
+/// A class, weight or colour that some filled cells have and others not, in words: the
+/// givens' mark or the entries', nobody can tell which.
+fn hint(filled: &[&Element], empty: &[&Element]) -> Option<(Given, String)> {
+    let of = |n: usize| format!("on {n} of the {} filled cells", filled.len());
     // Classes on filled cells only.
     let mut classes: BTreeSet<&str> = BTreeSet::new();
-    for e in &filled {
+    for e in filled {
         classes.extend(e.classes.iter().map(String::as_str));
     }
     let only_filled: Vec<&str> = classes
         .into_iter()
         .filter(|k| !empty.iter().any(|e| e.classes.iter().any(|x| x == k)))
         .collect();
-    const HINTS: &[&str] = &[
+    let having = |k: &str| filled.iter().filter(|e| e.classes.iter().any(|x| x == k)).count();
+    // Names pages give the givens' or the entries' class, before any other.
+    const NAMED: &[&str] = &[
         "given", "prefill", "fixed", "task", "clue", "static", "orig", "lock", "readonly",
-        "initial", "start", "puzzle",
+        "initial", "start", "puzzle", "guess", "user", "entry", "input", "player", "answer",
     ];
-    let named = |k: &str| {
-        let k = k.to_ascii_lowercase();
-        HINTS.iter().any(|h| k.contains(h))
-    };
-    if let Some(k) = only_filled.iter().find(|k| named(k)) {
-        return (Given::Class((*k).to_string()), format!("the class `{k}`"));
+    let named = |k: &str| NAMED.iter().any(|h| k.to_ascii_lowercase().contains(h));
+    let split: Vec<&str> = only_filled.into_iter().filter(|k| having(k) < filled.len()).collect();
+    if let Some(k) =
+        split.iter().find(|k| named(k)).or_else(|| split.iter().max_by_key(|k| having(k)))
+    {
+        return Some((
+            Given::Class((*k).to_string()),
+            format!("the class `{k}` {}", of(having(k))),
+        ));
     }
-    // Weight: the heavier text is the given.
     let weights: BTreeSet<u32> = filled.iter().map(|e| weight(&e.weight)).collect();
     if weights.len() == 2 {
         let heavy = *weights.iter().max().unwrap_or(&700);
-        let text = filled.iter().find(|e| weight(&e.weight) == heavy).map(|e| e.weight.clone());
-        if let Some(w) = text {
-            return (Given::Style(format!("font-weight: {w}")), format!("the heavier font ({w})"));
+        let n = filled.iter().filter(|e| weight(&e.weight) == heavy).count();
+        if let Some(e) = filled.iter().find(|e| weight(&e.weight) == heavy) {
+            let w = &e.weight;
+            return Some((
+                Given::Style(format!("font-weight: {w}")),
+                format!("the heavier font ({w}) {}", of(n)),
+            ));
         }
     }
-    // A class on some filled cells but not all, with no name to go by: the larger group.
-    if let Some(k) = only_filled
-        .iter()
-        .filter(|k| {
-            let n = filled.iter().filter(|e| e.classes.iter().any(|x| x == *k)).count();
-            n * 2 > filled.len() && n < filled.len()
-        })
-        .max_by_key(|k| filled.iter().filter(|e| e.classes.iter().any(|x| x == **k)).count())
-    {
-        return (
-            Given::Class((*k).to_string()),
-            format!("the class `{k}` (most filled cells have it)"),
-        );
-    }
-    // Colour: the larger group's colour.
     let mut colours: BTreeMap<&str, usize> = BTreeMap::new();
-    for e in &filled {
+    for e in filled {
         *colours.entry(e.color.as_str()).or_default() += 1;
     }
     if colours.len() == 2
-        && let Some((colour, _)) = colours.iter().max_by_key(|(_, n)| **n)
+        && let Some((colour, n)) = colours.iter().min_by_key(|(_, n)| **n)
     {
-        return (
+        return Some((
             Given::Style(format!("color: {colour}")),
-            format!("the text colour {colour} (most filled cells have it)"),
-        );
+            format!("the text colour {colour} {}", of(*n)),
+        ));
     }
-    (Given::Filled(true), "nothing (every filled cell counts as a given)".into())
+    None
 }
 
 fn weight(w: &str) -> u32 {
@@ -1048,18 +1083,54 @@ mod tests {
     }
 
     #[test]
-    fn givens_by_weight_then_class_name() {
+    fn only_a_state_entries_cannot_have_proves_the_givens() {
+        // Three givens, five entries (more than the givens), each kind of hint in turn.
+        let filled = [0, 5, 10, 3, 6, 9, 12, 15];
         let mut cells = board(4, (0.0, 0.0), |i| match i {
-            0 | 5 => "1".into(),
-            10 => "2".into(),
+            0 | 5 | 10 => "1".into(),
+            3 | 6 | 9 | 12 | 15 => "2".into(),
             _ => String::new(),
         });
-        cells[0].weight = "700".into();
-        cells[5].weight = "700".into();
-        let c = grids(&[], &cells).remove(0);
-        assert_eq!(givens(&c).0, Given::Style("font-weight: 700".into()));
-        cells[10].classes.push("prefilled".into());
-        let c = grids(&[], &cells).remove(0);
-        assert_eq!(givens(&c).0, Given::Class("prefilled".into()));
+        let entries = &filled[3..];
+        for &i in entries {
+            cells[i].color = "rgb(34, 85, 204)".into();
+        }
+        let rule = givens(&grids(&[], &cells).remove(0));
+        assert_eq!(rule.given, Given::Filled(true), "a colour proves nothing: {rule:?}");
+        let unproven = rule.unproven.expect("unproven");
+        assert_eq!(unproven.hint, Some(Given::Style("color: rgb(0, 0, 0)".into())));
+        assert!(rule.why.contains("every filled cell is fixed"), "{}", rule.why);
+        assert!(rule.why.contains("on 3 of the 8 filled cells is only a hint"), "{}", rule.why);
+        for &i in entries {
+            cells[i].weight = "700".into();
+        }
+        let rule = givens(&grids(&[], &cells).remove(0));
+        assert_eq!(rule.given, Given::Filled(true), "a weight proves nothing: {rule:?}");
+        for &i in entries {
+            cells[i].classes.push("guess".into());
+        }
+        let rule = givens(&grids(&[], &cells).remove(0));
+        assert_eq!(rule.given, Given::Filled(true), "a class proves nothing: {rule:?}");
+        assert_eq!(rule.unproven.unwrap().hint, Some(Given::Class("guess".into())));
+        // A read-only state on the givens alone proves them; on an empty cell too, it does not.
+        for c in &mut cells {
+            c.field = true;
+            c.tag = "input".into();
+        }
+        for &i in &filled[..3] {
+            cells[i].readonly = true;
+        }
+        let rule = givens(&grids(&[], &cells).remove(0));
+        assert_eq!(rule.given, Given::Attribute("readonly".into()));
+        assert!(rule.unproven.is_none());
+        cells[1].readonly = true;
+        let rule = givens(&grids(&[], &cells).remove(0));
+        assert_eq!(rule.given, Given::Filled(true), "{rule:?}");
+        for c in &mut cells {
+            c.readonly = false;
+        }
+        cells[0].aria_readonly = true;
+        let rule = givens(&grids(&[], &cells).remove(0));
+        assert_eq!(rule.given, Given::Attribute("aria-readonly".into()));
     }
 }

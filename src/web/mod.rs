@@ -12,7 +12,8 @@
 //! - [`canvas`]: boards drawn on a canvas, read from an element screenshot by
 //!   [`crate::pixels`], typed by clicking cell centres;
 //! - [`read`], [`fill`], [`guard`], [`play`]: reading the board, typing (with the in-page guard
-//!   that keeps keys on the board), verifying one puzzle;
+//!   that keeps keys on the board), verifying one puzzle; [`mistakes`]: naming the player's
+//!   wrong values where nothing proves the givens (every filled cell is then fixed);
 //! - [`pool`]: `--parallel K`: K sessions work through the puzzles, a failed puzzle is
 //!   retried once on a fresh session; [`grid`]: a Selenium Grid's `/status` and this run's
 //!   session tag;
@@ -29,6 +30,7 @@ pub mod evidence;
 pub mod fill;
 pub mod grid;
 pub mod guard;
+pub mod mistakes;
 pub mod owner;
 pub mod play;
 pub mod pool;

@@ -230,6 +230,22 @@ pub enum PlayError {
     /// No solution; nothing was typed.
     #[error("the board on the page has no solution; nothing was typed")]
     Unsolvable,
+    /// Nothing proves which cells are givens, so every filled cell is fixed, and they break a
+    /// rule or leave no solution: the player's mistakes, named where they can be; nothing was
+    /// typed.
+    #[error(
+        "the filled cells on the page are wrong: {detail}{}; {rule}, so every filled cell is \
+         fixed and the player's values are never changed; nothing was typed",
+        check_cells(.cells)
+    )]
+    Mistakes {
+        /// The cells to check (empty when they cannot be narrowed down).
+        cells: Vec<Cell>,
+        /// What is wrong, in words.
+        detail: String,
+        /// Why the givens are not proven, in words (the rule used).
+        rule: String,
+    },
     /// Several solutions; nothing was typed.
     #[error("the board on the page has several solutions ({givens} givens); nothing was typed")]
     Multiple {
@@ -316,6 +332,17 @@ pub enum PlayError {
     },
 }
 
+fn check_cells(cells: &[Cell]) -> String {
+    match cells {
+        [] => String::new(),
+        [one] => format!("; check {one}"),
+        [rest @ .., last] => format!(
+            "; check {} and {last}",
+            rest.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
 fn selector_of(selector: &Option<String>) -> String {
     selector.as_ref().map(|s| format!("selector `{s}`: ")).unwrap_or_default()
 }
@@ -323,7 +350,13 @@ fn selector_of(selector: &Option<String>) -> String {
 impl PlayError {
     /// Whether the board itself was at fault (invalid, unsolvable, several solutions).
     pub fn is_board_problem(&self) -> bool {
-        matches!(self, PlayError::Invalid(_) | PlayError::Unsolvable | PlayError::Multiple { .. })
+        matches!(
+            self,
+            PlayError::Invalid(_)
+                | PlayError::Unsolvable
+                | PlayError::Mistakes { .. }
+                | PlayError::Multiple { .. }
+        )
     }
 
     /// The WebDriver error it carries, if a command failed.
@@ -364,6 +397,7 @@ impl PlayError {
             PlayError::Discover(_) | PlayError::NotHealed { .. } => "no board found",
             PlayError::Invalid(_) => "invalid board",
             PlayError::Unsolvable => "no solution",
+            PlayError::Mistakes { .. } => "player's mistakes",
             PlayError::Multiple { .. } => "several solutions",
             PlayError::BoardChanged(_) => "board changed",
             PlayError::LeftBoard { .. } => "keys left the board",
@@ -490,7 +524,12 @@ pub async fn play(
         timed(&mut timings.read, t);
 
         let t = Instant::now();
-        let (puzzle, solution) = solve_board(site, &board)?;
+        let (puzzle, solution) = match solve_board(site, &board) {
+            Err(PlayError::Invalid(_) | PlayError::Unsolvable) if site.board.unproven.is_some() => {
+                return Err(unproven_mistakes(driver, site, &board).await);
+            }
+            solved => solved?,
+        };
         timed(&mut timings.solve, t);
 
         let mut targets = fill::plan(&board, solution.cells());
@@ -556,6 +595,53 @@ fn solve_board(site: &Site, board: &PageBoard) -> Result<(Grid, Grid), PlayError
         Verdict::Unsolvable => Err(PlayError::Unsolvable),
         Verdict::Multiple(..) => Err(PlayError::Multiple { givens: board.givens() }),
     }
+}
+
+/// Where nothing proves the givens and the filled cells (all fixed) break the board: the
+/// player's mistakes, named with the help of the discovered hint (read again, by its marker)
+/// where it tells them.
+async fn unproven_mistakes(driver: &WebDriver, site: &Site, board: &PageBoard) -> PlayError {
+    let unproven = site
+        .board
+        .unproven
+        .clone()
+        .unwrap_or(super::site::Unproven { hint: None, hint_note: String::new() });
+    let mut hint = None;
+    if let Some(marker) = &unproven.hint {
+        let mut hinted = site.clone();
+        hinted.board.given_marker = Some(marker.clone());
+        hinted.board.unproven = None;
+        if let Ok(cells) = read::cells(driver, &ReadArgs::new(&hinted)).await
+            && let Ok(again) = read::from_script(&hinted, cells)
+            && again.raw == board.raw
+        {
+            hint = Some(again.given);
+        }
+    }
+    let rule = format!(
+        "nothing on the page proves which cells are givens (no `readonly`, `disabled` or \
+         `aria-readonly` mark{})",
+        if unproven.hint_note.is_empty() {
+            String::new()
+        } else {
+            format!("; {} is only a hint", unproven.hint_note)
+        }
+    );
+    match site.geometry() {
+        Ok(g) => unproven_error(board, &std::sync::Arc::new(g), hint.as_deref(), rule),
+        Err(e) => PlayError::Logic(e),
+    }
+}
+
+/// [`PlayError::Mistakes`] for `board`, every filled cell fixed.
+pub(super) fn unproven_error(
+    board: &PageBoard,
+    geometry: &std::sync::Arc<crate::grid::Geometry>,
+    hint: Option<&[bool]>,
+    rule: String,
+) -> PlayError {
+    let found = super::mistakes::find(board, geometry, hint);
+    PlayError::Mistakes { cells: found.cells, detail: found.detail, rule }
 }
 
 /// The grid as the player left it: givens and the values typed so far (anything else blank).

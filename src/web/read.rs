@@ -181,6 +181,14 @@ fn assemble(site: &Site, mut cells: Vec<RawCell>) -> Result<PageBoard, ReadError
             }
         }
     }
+    // Where nothing proves the givens, every cell holding a value is fixed: the marker's own
+    // reading (an input's markup value, for `filled`) would leave a value a script restored
+    // open to being typed over.
+    if site.board.unproven.is_some() {
+        for c in &mut cells {
+            c.given = !c.value.is_empty();
+        }
+    }
     let n = side * side;
     let count = |found: usize, missing: String| ReadError::CellCount {
         selector: selector.clone(),

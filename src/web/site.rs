@@ -149,6 +149,21 @@ pub struct Board {
     /// of `webdriver.toml`).
     #[serde(default)]
     pub ready_timeout_ms: Option<u64>,
+    /// Set by discovery when nothing on the page proves which cells are givens: every cell
+    /// holding a value is then fixed (never typed into or corrected). Never read from a file.
+    #[serde(skip)]
+    pub unproven: Option<Unproven>,
+}
+
+/// A board whose givens nothing proves (no read-only, disabled or `aria-readonly` state and no
+/// site file's marker): what discovery saw, kept to name the player's mistakes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unproven {
+    /// A style or class that only some filled cells have (colour, weight, a class): it may mark
+    /// the givens or the player's entries, so it is a hint, never a proof.
+    pub hint: Option<Given>,
+    /// The hint in words (empty without one).
+    pub hint_note: String,
 }
 
 fn default_side() -> usize {
@@ -161,6 +176,13 @@ impl Board {
     pub fn given(&self) -> &Given {
         const FILLED: Given = Given::Filled(true);
         self.given_marker.as_ref().unwrap_or(&FILLED)
+    }
+
+    /// Whether every cell holding a value is fixed because nothing proves the givens
+    /// (discovered boards without a read-only, disabled or `aria-readonly` mark, and boards
+    /// read from pixels, whose ink colour is only a hint).
+    pub fn givens_unproven(&self) -> bool {
+        self.unproven.is_some() || self.is_pixels()
     }
 
     /// Whether the board is read from an element's pixels (`read = "pixels"`).

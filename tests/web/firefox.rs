@@ -1,8 +1,9 @@
 //! The web bot on Firefox (Debian's firefox-esr through geckodriver): a representative set of the
 //! Chromium tests, run with `--browser firefox`. The full web suite runs on Chromium; these cover
 //! the demo, replicas in a frame, a frameset and with an alert, click-then-key cells, a canvas
-//! board read from its pixels, `--parallel 2` locally and on a Grid whose only driver is
-//! geckodriver, evidence of a failure, the faults (SIGTERM, SIGINT and SIGHUP mid-fill, SIGINT
+//! board read from its pixels, pages whose givens nothing proves (a wrong entry refused, a right
+//! board completed by its empty cells), `--parallel 2` locally and on a Grid whose only driver
+//! is geckodriver, evidence of a failure, the faults (SIGTERM, SIGINT and SIGHUP mid-fill, SIGINT
 //! during the start, geckodriver killed or stopped, sudobot SIGKILLed: no key after, nothing
 //! running, nothing on disk) and the missing-piece messages.
 //!
@@ -457,4 +458,20 @@ fn firefox_grid_node_parallel_two_picks_firefox_from_status() {
     assert!(stderr.contains("the Grid's nodes offer firefox only"), "{stderr}");
     assert!(stdout.contains("2 of 2 puzzles solved and confirmed over 2 session(s)"), "{stdout}");
     assert_eq!(server.verdicts("sudoku_name"), ["solved", "solved"]);
+}
+
+#[test]
+fn firefox_never_types_into_a_filled_cell_when_the_givens_are_not_proven() {
+    if !firefox_here("firefox_never_types_into_a_filled_cell_when_the_givens_are_not_proven") {
+        return;
+    }
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    // Inputs by colour and divs by class: a wrong entry is named, nothing typed.
+    for page in ["entries_colour_inputs", "entries_class_divs"] {
+        let out = super::givens::run(&server, page, &[], "firefox");
+        super::givens::assert_refused(&server, page, &out);
+    }
+    let out = super::givens::run(&server, "entries_colour_right", &[], "firefox");
+    super::givens::assert_completed(&server, &out);
 }

@@ -11,6 +11,7 @@ mod any;
 mod canvas;
 mod faults;
 mod firefox;
+mod givens;
 mod grid;
 mod server;
 
