@@ -3,6 +3,7 @@
 //! (`Grid::is_solution_of`), not against stored answers, except where a known answer is given.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -721,4 +722,82 @@ fn grade_gives_up_past_max_time() {
         .assert()
         .code(5)
         .stdout(predicate::str::starts_with("# line 1: gave up after "));
+}
+
+/// Line `n` (1-based) of the hostile solver set, `benches/hostile.txt`.
+fn hostile_line(n: usize) -> String {
+    let set = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/hostile.txt"),
+    )
+    .expect("the hostile set");
+    set.lines().nth(n - 1).expect("a line of the hostile set").to_string()
+}
+
+/// Every command that solves has a default `--max-time` (issue 32): the help says so, and
+/// `off` lifts it.
+#[test]
+fn max_time_has_a_default_that_off_lifts() {
+    for command in ["solve", "grade", "explain", "hint"] {
+        sudobot().args([command, "--help"]).assert().success().stdout(
+            predicate::str::contains("[default: 30]").and(predicate::str::contains("`off`")),
+        );
+    }
+    sudobot().args(["solve", "--max-time", "off", PUZZLE]).assert().success();
+    sudobot().args(["grade", "--max-time", "off", PUZZLE]).assert().success();
+}
+
+/// A search past its time limit ends with exit 5 and a message that names the limit and how to
+/// change it, in `solve`, `grade`, `explain` and `hint` (a 36x36 board of the hostile set, 55%
+/// blank, that the solver cannot answer in a fraction of a second; a small limit keeps the
+/// test fast).
+#[test]
+fn a_search_past_max_time_names_the_limit_and_how_to_change_it() {
+    let board = hostile_line(224);
+    let note = "sudobot: note: the time limit was --max-time 0.2; give it longer with --max-time \
+                SECONDS, or no limit with --max-time off\n";
+    for command in [&["solve", "--check"][..], &["solve"], &["explain"], &["hint"], &["grade"]] {
+        let mut cmd = sudobot();
+        cmd.args(command).args(["--max-time", "0.2", &board]).timeout(Duration::from_secs(120));
+        let assert = cmd.assert().code(5).stderr(predicate::str::ends_with(note));
+        if command[0] != "grade" {
+            assert.stderr(predicate::str::starts_with("sudobot: gave up after "));
+        }
+    }
+    // In a batch, once after the summary.
+    let input = format!("{board}\n{PUZZLE}\n");
+    sudobot()
+        .args(["solve", "--max-time", "0.2", "-"])
+        .write_stdin(input)
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .code(5)
+        .stderr(predicate::str::contains("gave up on line 1").and(predicate::str::ends_with(note)));
+}
+
+/// 36x36 boards of the hostile set made from one valid grid, 60% and 65% blank: "several
+/// solutions" (exit 4) within the default time limit.
+#[test]
+fn thin_36x36_boards_have_several_solutions() {
+    for line in [225, 226] {
+        sudobot()
+            .args(["solve", "--check", &hostile_line(line)])
+            .timeout(Duration::from_secs(120))
+            .assert()
+            .code(4)
+            .stdout("several solutions\n");
+    }
+}
+
+/// The same grid 55% blank (hostile line 224) should say "several solutions" too, but the
+/// solver cannot find even one solution of it in minutes (issue 32, point 7, still open): with
+/// the default limit it gives up after 30 s with exit 5. Ignored until the solver answers it.
+#[test]
+#[ignore = "open: the generic engine finds no solution of this board in minutes (issue 32)"]
+fn a_36x36_board_55_percent_blank_has_several_solutions() {
+    sudobot()
+        .args(["solve", "--check", &hostile_line(224)])
+        .timeout(Duration::from_secs(120))
+        .assert()
+        .code(4)
+        .stdout("several solutions\n");
 }

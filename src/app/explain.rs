@@ -26,6 +26,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<Code> {
     };
     if let Err(gave_up) = within_max_time(&puzzle, &args.read) {
         eprintln!("sudobot: {gave_up}");
+        eprintln!("sudobot: note: {}", args.read.max_time.note());
         return Ok(Code::GaveUp);
     }
     let path = match logic::explain(&puzzle, scale(args.style.scale)) {

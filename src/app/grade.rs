@@ -76,6 +76,9 @@ pub fn run(args: GradeArgs) -> anyhow::Result<Code> {
         return Err(e).context("writing to standard output");
     }
     drop(out);
+    if results.iter().any(|g| matches!(g.result, Err(Failure::GaveUp(_)))) {
+        eprintln!("sudobot: note: {}", args.read.max_time.note());
+    }
     if args.stats {
         stats(&results, started.elapsed());
     }

@@ -28,6 +28,7 @@ pub fn run(args: HintArgs) -> anyhow::Result<Code> {
     };
     if let Err(gave_up) = within_max_time(&board.to_grid(), &args.read) {
         eprintln!("sudobot: {gave_up}");
+        eprintln!("sudobot: note: {}", args.read.max_time.note());
         return Ok(Code::GaveUp);
     }
     let step = match logic::hint(&board, scale(args.style.scale)) {

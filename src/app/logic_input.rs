@@ -88,11 +88,11 @@ pub fn scale(s: ScaleArg) -> Scale {
 }
 
 /// The exit code of an engine error.
-/// With `--max-time`, the solver's search for the puzzle's solutions within that time, before
-/// the techniques (which need the unique solution and search for it again: a search already
-/// known to end in time). Without it, nothing.
+/// With a `--max-time` (there is one unless it is `off`), the solver's search for the puzzle's
+/// solutions within that time, before the techniques (which need the unique solution and
+/// search for it again: a search already known to end in time). Without one, nothing.
 pub fn within_max_time(puzzle: &Grid, read: &ReadArgs) -> Result<(), GaveUp> {
-    let Some(time) = read.max_time else { return Ok(()) };
+    let Some(time) = read.max_time.0 else { return Ok(()) };
     solve::solve_within(puzzle, &Budget { time: Some(time), ..Budget::NONE }).map(drop)
 }
 

@@ -174,7 +174,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Code> {
         );
         return Ok(Code::BadInput);
     }
-    let budget = Budget { time: args.max_time, ..Budget::NONE };
+    let budget = Budget { time: args.max_time.0, ..Budget::NONE };
     if let Some(path) = &args.image {
         return run_image(&args, path, mode, &budget);
     }
@@ -380,6 +380,9 @@ fn finish(
 ) -> anyhow::Result<Code> {
     if batch {
         summarise(tally, mode, source);
+    }
+    if tally.failures.iter().any(|&(_, code)| code == Code::GaveUp) {
+        eprintln!("sudobot: note: {}", args.max_time.note());
     }
     if args.stats {
         print_stats(tally, elapsed, threads);

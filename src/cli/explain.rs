@@ -26,7 +26,7 @@ Output (-o json): {\"givens\": \"...\", \"steps\": [{\"technique\", \"text\", \"
 unusual box shapes add \"id\", the Solo game ID.
 
 Exit codes: 0 explained, 2 bad input, 3 no solution, 4 several solutions, 5 gave up (the
-solver went past --max-time).";
+solver went past --max-time, 30 s unless given).";
 
 /// Output forms of `explain`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -2,11 +2,10 @@
 //! `explain` and `hint`.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::solve::{BoxShape, InputFormat, parse_box, parse_seconds};
+use super::solve::{BoxShape, DEFAULT_MAX_TIME, InputFormat, MaxTime, parse_box, parse_max_time};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -27,8 +26,8 @@ Scales:
          sums the path's steps, and the level follows the score per 81 cells.
 
 Exit codes: 0 all graded, 2 bad input, 3 a puzzle has no solution, 4 several solutions,
-5 gave up (the solver went past --max-time; in a batch that line says so and the rest are
-graded); a batch exits with its worst outcome.";
+5 gave up (the solver went past --max-time, 30 s unless given; in a batch that line says so
+and the rest are graded); a batch exits with its worst outcome.";
 
 /// Which technique set and grading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -54,10 +53,10 @@ pub struct ReadArgs {
     #[arg(short = 'x', long)]
     pub diagonals: bool,
 
-    /// Give up on a puzzle when finding its solution takes longer than SECONDS (exit code 5)
-    /// [default: no limit].
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub max_time: Option<Duration>,
+    /// Give up on a puzzle when finding its solution takes longer than SECONDS (exit code 5),
+    /// or `off` for no limit.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_max_time, default_value = DEFAULT_MAX_TIME)]
+    pub max_time: MaxTime,
 }
 
 /// Arguments of `sudobot grade`.

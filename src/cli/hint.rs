@@ -29,7 +29,8 @@ Reveal:
   step       the whole step: pattern and what it places or removes
 
 Exit codes: 0 a hint (or the board is solved), 2 bad input, 3 no solution (an entry is
-wrong), 4 several solutions, 5 gave up (the solver went past --max-time).";
+wrong), 4 several solutions, 5 gave up (the solver went past --max-time,
+30 s unless given).";
 
 /// How much of the hint to show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

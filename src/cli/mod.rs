@@ -34,7 +34,8 @@ Exit codes (every command):
   2    bad input or configuration
   3    the puzzle has no solution
   4    the puzzle has several solutions
-  5    gave up: the search went past --max-time (solve, grade, explain, hint)
+  5    gave up: the search went past --max-time (solve, grade, explain, hint; 30 s unless
+       given, `--max-time off` for no limit)
   129  stopped by SIGHUP (web, desktop)
   130  interrupted (Ctrl-C; Esc in desktop)
   143  stopped by SIGTERM (web, desktop)";

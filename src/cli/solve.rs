@@ -92,8 +92,8 @@ Exit codes:
      a bad cage (the cage and the cell named)
   3  no solution
   4  several solutions
-  5  gave up: the search went past --max-time (in a batch, that puzzle's line says so and
-     the batch goes on)
+  5  gave up: the search went past --max-time (30 s unless given; in a batch, that puzzle's
+     line says so and the batch goes on)
   A batch exits with its worst outcome, in the order 2, 5, 3, 4, 0."
 );
 
@@ -176,17 +176,50 @@ pub struct SolveArgs {
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
 
-    /// Give up on a puzzle whose search runs longer than SECONDS (exit code 5) [default: no
-    /// limit].
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    pub max_time: Option<Duration>,
+    /// Give up on a puzzle whose search runs longer than SECONDS (exit code 5; in a batch, per
+    /// puzzle), or `off` for no limit. The plain 9x9 solver (milliseconds at worst) does not
+    /// check it.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_max_time, default_value = DEFAULT_MAX_TIME)]
+    pub max_time: MaxTime,
 }
 
-/// `--max-time`: a positive number of seconds (fractions allowed).
-pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let bad = || format!("'{text}' is not a number of seconds above 0, e.g. 2 or 0.5");
+/// The default of `--max-time` (solve, grade, explain, hint), in seconds: above the slowest
+/// answer measured (a 30x30 board of `benches/hostile.txt`: 12 s on a quiet machine, 18 s
+/// under load), and an end to the boards the solver cannot answer.
+pub const DEFAULT_MAX_TIME: &str = "30";
+
+/// A `--max-time`: a limit, or none (`off`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MaxTime(pub Option<Duration>);
+
+impl MaxTime {
+    /// What a message about a search that went past it says: the limit and how to change it.
+    pub fn note(&self) -> String {
+        let default = parse_max_time(DEFAULT_MAX_TIME).ok() == Some(*self);
+        let limit = match self.0 {
+            Some(d) => format!("--max-time {}", d.as_secs_f64()),
+            None => "--max-time off".to_string(),
+        };
+        let default = if default { " (the default)" } else { "" };
+        format!(
+            "the time limit was {limit}{default}; give it longer with --max-time SECONDS, or no \
+             limit with --max-time off"
+        )
+    }
+}
+
+/// `--max-time`: a positive number of seconds (fractions allowed), or `off`.
+pub(crate) fn parse_max_time(text: &str) -> Result<MaxTime, String> {
+    if text.trim().eq_ignore_ascii_case("off") {
+        return Ok(MaxTime(None));
+    }
+    let bad = || format!("'{text}' is not a number of seconds above 0 (e.g. 2 or 0.5) or 'off'");
     let seconds: f64 = text.trim().parse().map_err(|_| bad())?;
-    if seconds > 0.0 { Duration::try_from_secs_f64(seconds).map_err(|_| bad()) } else { Err(bad()) }
+    if seconds > 0.0 {
+        Duration::try_from_secs_f64(seconds).map(|d| MaxTime(Some(d))).map_err(|_| bad())
+    } else {
+        Err(bad())
+    }
 }
 
 /// Input formats as named on the command line.
