@@ -9,6 +9,7 @@
 
 mod any;
 mod canvas;
+mod dialogs;
 mod faults;
 mod firefox;
 mod grid;
