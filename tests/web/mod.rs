@@ -13,6 +13,7 @@ mod dialogs;
 mod faults;
 mod firefox;
 mod grid;
+mod limits;
 mod server;
 
 use std::process::Output;
