@@ -784,6 +784,7 @@ async fn type_guarded(
         }
     }
     let (guard, after) = finish(driver, site, &mut alert).await?;
+    let (alert, after) = typing_dialog(driver, site, alert, &guard, after).await?;
     dialog_stop(&alert, &after, targets, "the answer was typed")?;
     let Some(guard) = guard else {
         return Ok(Typed::Changed("the page reloaded or navigated while keys were typed".into()));
@@ -957,6 +958,33 @@ async fn take_open_dialog(driver: &WebDriver) -> Result<Option<String>, PlayErro
     }
     tracing::debug!("the page opened a dialog (dismissed): {text:?}");
     Ok(Some(text))
+}
+
+/// The dialog of a typing run and the board after it: the dialog the driver reported, else the
+/// one the guard saw (Firefox runs scripts while a dialog is open, so its commands may report
+/// none). One still open is dismissed now, and the board read again once the page's own script
+/// went on past it.
+async fn typing_dialog(
+    driver: &WebDriver,
+    site: &Site,
+    reported: Option<String>,
+    guard: &Option<GuardReport>,
+    now: PageBoard,
+) -> Result<(Option<String>, PageBoard), PlayError> {
+    if reported.is_some() {
+        return Ok((reported, now));
+    }
+    let Some(seen) = guard.as_ref().and_then(|g| g.dialog.clone()) else {
+        return Ok((None, now));
+    };
+    match take_open_dialog(driver).await? {
+        Some(text) => {
+            let cells =
+                read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading back"))?;
+            Ok((Some(text), read::from_script(site, cells)?))
+        }
+        None => Ok((Some(seen), now)),
+    }
 }
 
 /// A dialog that opened while keys were typed stops the run, unless every cell to type holds
@@ -1383,6 +1411,7 @@ async fn read_back(
         }
     }
     let (guard, again) = finish(driver, site, &mut dialog).await?;
+    let (dialog, again) = typing_dialog(driver, site, dialog, &guard, again).await?;
     dialog_stop(&dialog, &again, &wrong, "cells that dropped a key were retyped")?;
     if let Some(text) = dialog {
         alert.get_or_insert(text);
