@@ -132,7 +132,13 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
             std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?;
             eprintln!("sudobot: wrote {} ({})", path.display(), found.why);
         }
-        None => out!("{text}"),
+        None => {
+            // The file is the whole point: a full disk or a closed pipe loses it, so say so.
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{text}")
+                .and_then(|()| stdout.flush())
+                .context("writing the site file to standard output (nothing was saved)")?;
+        }
     }
     if let Some(note) = unproven {
         eprintln!("sudobot: {note}");

@@ -257,7 +257,9 @@ impl Browser {
             tracing::debug!(shell, "Chromium runs as its headless shell (browser.headless_shell)");
             caps.set("browserName", "chrome-headless-shell")?;
         }
-        // Alerts stay open until we handle them (sites that confirm with an alert).
+        // Dialogs stay open until sudobot reads them: drivers default to "dismiss and notify",
+        // which would close one unread, and "accept" would say OK to a page's "Start a new
+        // game?". sudobot reads each one's text and dismisses it (play.rs, `take_open_dialog`).
         caps.set("unhandledPromptBehavior", "ignore")?;
         Ok(caps)
     }

@@ -183,11 +183,31 @@ pub enum ConfigError {
 /// (`/dev/zero`, a wrong path) is refused before it fills the memory.
 pub const MAX_CONFIG_FILE: u64 = 1 << 20;
 
-/// Reads a config or site file as UTF-8 text, refusing one over [`MAX_CONFIG_FILE`] bytes.
+/// Reads a config or site file as UTF-8 text, refusing one over [`MAX_CONFIG_FILE`] bytes and
+/// anything that is not a regular file: a FIFO (opening one waits for a writer for ever), a
+/// device or a directory is refused before it is opened.
 pub(crate) fn read_small_file(path: &Path) -> std::io::Result<String> {
     use std::io::Read;
+    let not_regular = |kind: std::fs::FileType| {
+        let what = if kind.is_dir() { "a directory" } else { "not a regular file" };
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{what} (a FIFO, a device or a socket is never read)"),
+        )
+    };
+    // Follows links, as opening does.
+    let kind = std::fs::metadata(path)?.file_type();
+    if !kind.is_file() {
+        return Err(not_regular(kind));
+    }
+    let file = std::fs::File::open(path)?;
+    // Replaced between the two looks: still only a regular file is read.
+    let kind = file.metadata()?.file_type();
+    if !kind.is_file() {
+        return Err(not_regular(kind));
+    }
     let mut text = String::new();
-    std::fs::File::open(path)?.take(MAX_CONFIG_FILE + 1).read_to_string(&mut text)?;
+    file.take(MAX_CONFIG_FILE + 1).read_to_string(&mut text)?;
     if text.len() as u64 > MAX_CONFIG_FILE {
         return Err(std::io::Error::new(
             std::io::ErrorKind::FileTooLarge,

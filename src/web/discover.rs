@@ -240,12 +240,29 @@ pub struct Found {
 #[non_exhaustive]
 pub enum DiscoverError {
     /// Nothing that looks like a board; the best candidate and why it was rejected.
-    #[error("no sudoku board found on the page{}; nothing was typed", best_note(.best, .capped))]
+    #[error(
+        "no sudoku board found on the page{}{}; nothing was typed",
+        best_note(.best, .capped),
+        .frames
+    )]
     NoBoard {
         /// The best candidate and why it was rejected.
         best: Option<String>,
         /// The scan stopped at the element cap.
         capped: Option<usize>,
+        /// Frames left unscanned by the depth or count cap, in words (empty: none).
+        frames: FramesLeft,
+    },
+    /// Two candidate boards are alike (side, kind of cells, size): choosing one would be a guess.
+    #[error(
+        "two equal sudoku boards on the page: {first}, and {second}; nothing was typed (a site \
+         file's `board.cells` and `frames`, or `--url` to the board's own frame, names one)"
+    )]
+    TwoBoards {
+        /// One board, with its frame and position.
+        first: String,
+        /// The other.
+        second: String,
     },
     /// The chosen cells have no selector that matches exactly them.
     #[error("found {what}, but no CSS selector matches exactly its cells; nothing was typed")]
@@ -271,6 +288,37 @@ fn best_note(best: &Option<String>, capped: &Option<usize>) -> String {
     s
 }
 
+/// Frames the scan did not look at because of [`MAX_DEPTH`] or [`MAX_FRAMES`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FramesLeft {
+    /// Frames inside a frame already [`MAX_DEPTH`] deep.
+    pub too_deep: usize,
+    /// Frames past the first [`MAX_FRAMES`] documents.
+    pub past_cap: usize,
+}
+
+impl std::fmt::Display for FramesLeft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.too_deep > 0 {
+            write!(
+                f,
+                "; {} frame(s) nested more than {MAX_DEPTH} deep were not looked at (discovery's \
+                 depth cap)",
+                self.too_deep
+            )?;
+        }
+        if self.past_cap > 0 {
+            write!(
+                f,
+                "; {} frame(s) were not looked at: discovery scans at most {MAX_FRAMES} \
+                 documents, the page and its frames (discovery's frame cap)",
+                self.past_cap
+            )?;
+        }
+        Ok(())
+    }
+}
+
 impl DiscoverError {
     /// Whether the driver's session looks gone (the caller's error mapping decides).
     pub fn driver_error(&self) -> Option<&WebDriverError> {
@@ -293,7 +341,27 @@ struct Candidate {
     area: f64,
 }
 
+/// Whether two candidates are the same kind of board: side, cell tag and interactivity equal,
+/// areas within 10% of each other.
+fn alike(a: &Candidate, b: &Candidate) -> bool {
+    a.side == b.side
+        && a.interactive == b.interactive
+        && a.cells[0].tag == b.cells[0].tag
+        && (a.area - b.area).abs() <= 0.1 * a.area.max(b.area)
+}
+
 impl Candidate {
+    /// [`Candidate::describe`] with where its top-left cell is on its document (CSS pixels).
+    fn placed(&self) -> String {
+        let (x, y) = self
+            .cells
+            .iter()
+            .map(|c| (c.rect[0], c.rect[1]))
+            .fold((f64::INFINITY, f64::INFINITY), |(x, y), (cx, cy)| (x.min(cx), y.min(cy)));
+        let frame = if self.frame.is_empty() { " of the page" } else { "" };
+        format!("{} at x={x:.0}, y={y:.0}{frame}", self.describe())
+    }
+
     fn describe(&self) -> String {
         let filled = self.cells.iter().filter(|c| !self.value_text(c).is_empty()).count();
         format!(
@@ -373,7 +441,8 @@ pub async fn discover(
 async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverError> {
     driver.enter_default_frame().await.map_err(DiscoverError::WebDriver)?;
     let mut scans: Vec<(Vec<usize>, Scan)> = Vec::new();
-    scan_frames(driver, Vec::new(), &mut scans).await?;
+    let mut left = FramesLeft::default();
+    scan_frames(driver, Vec::new(), &mut scans, &mut left).await?;
     let mut candidates = Vec::new();
     let mut rejected: Vec<(String, u8, f64)> = Vec::new();
     for (frame, scan) in &scans {
@@ -405,8 +474,15 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
         return Err(DiscoverError::NoBoard {
             best: rejected.into_iter().next().map(|r| r.0),
             capped,
+            frames: left,
         });
     };
+    // Two boards alike (side, kind and size): which one the player means is not on the page.
+    if let Some(second) = candidates.get(1)
+        && alike(&best, second)
+    {
+        return Err(DiscoverError::TwoBoards { first: best.placed(), second: second.placed() });
+    }
     let mut others: Vec<String> = candidates[1..]
         .iter()
         .map(|c| format!("{} (less interactive or smaller)", c.describe()))
@@ -563,11 +639,13 @@ pub fn placeholder_board() -> Board {
     }
 }
 
-/// Scans this document, then each frame in it (depth and count bounded).
+/// Scans this document, then each frame in it (depth and count bounded; what the caps left out
+/// is counted in `left`).
 async fn scan_frames(
     driver: &WebDriver,
     path: Vec<usize>,
     out: &mut Vec<(Vec<usize>, Scan)>,
+    left: &mut FramesLeft,
 ) -> Result<(), DiscoverError> {
     let scan: Scan = driver
         .execute(SCAN_JS, vec![MAX_ELEMENTS.into()])
@@ -577,10 +655,12 @@ async fn scan_frames(
     let frames = scan.frames;
     out.push((path.clone(), scan));
     if path.len() >= MAX_DEPTH {
+        left.too_deep += frames;
         return Ok(());
     }
     for i in 0..frames {
         if out.len() >= MAX_FRAMES {
+            left.past_cap += frames - i;
             break;
         }
         let Ok(n) = u16::try_from(i) else { break };
@@ -589,7 +669,7 @@ async fn scan_frames(
         }
         let mut inner = path.clone();
         inner.push(i);
-        let result = Box::pin(scan_frames(driver, inner, out)).await;
+        let result = Box::pin(scan_frames(driver, inner, out, left)).await;
         driver.enter_parent_frame().await.map_err(DiscoverError::WebDriver)?;
         // A frame that cannot be scanned (cross-origin, gone) is skipped, not fatal.
         if let Err(e) = result {
@@ -1027,6 +1107,41 @@ mod tests {
                 cell(i, x, y, &text(i))
             })
             .collect()
+    }
+
+    #[test]
+    fn two_boards_alike_are_told_apart_from_a_smaller_one() {
+        let text = |i: usize| if i.is_multiple_of(3) { "5".to_string() } else { String::new() };
+        let mut all = board(9, (0.0, 0.0), text);
+        all.extend(board(9, (400.0, 0.0), text));
+        let found = grids(&[], &all);
+        assert_eq!(found.len(), 2);
+        assert!(alike(&found[0], &found[1]));
+        let places: Vec<String> = found.iter().map(Candidate::placed).collect();
+        assert!(places.iter().any(|p| p.ends_with("at x=0, y=0 of the page")), "{places:?}");
+        assert!(places.iter().any(|p| p.ends_with("at x=400, y=0 of the page")), "{places:?}");
+        // Cells half the size: a smaller board, not an equal one.
+        let mut small = board(9, (0.0, 400.0), text);
+        for c in &mut small {
+            c.rect[2] = 15.0;
+            c.rect[3] = 15.0;
+            c.rect[0] /= 2.0;
+            c.rect[1] = 400.0 + (c.rect[1] - 400.0) / 2.0;
+        }
+        let smaller = grids(&[], &small);
+        assert_eq!(smaller.len(), 1);
+        assert!(!alike(&found[0], &smaller[0]));
+    }
+
+    #[test]
+    fn the_frame_caps_are_named() {
+        let left = FramesLeft { too_deep: 1, past_cap: 2 }.to_string();
+        assert!(left.contains("1 frame(s) nested more than 3 deep"), "{left}");
+        assert!(
+            left.contains("2 frame(s) were not looked at: discovery scans at most 16"),
+            "{left}"
+        );
+        assert_eq!(FramesLeft::default().to_string(), "");
     }
 
     #[test]

@@ -26,7 +26,9 @@ use super::site::{Order, Site, Strategy};
 ///
 /// It also installs a guard: capture-phase listeners that swallow every key event whose target
 /// is not a board cell, every character typed into a cell that is not a target, and every key
-/// once the board changed (cells replaced or a given's value changed) or focus left the board;
+/// once the board changed (cells replaced or a given's value changed), focus left the board or
+/// the page opened a dialog (its `alert`, `confirm` and `prompt` answer as Cancel, unshown, and
+/// note the text);
 /// and it records the values of the page's other controls. On a board whose cells are clicked,
 /// a key may also reach the page body, and a character counts only while the last click
 /// selected a target; a click that lands outside every cell is swallowed and ends typing.
@@ -122,9 +124,23 @@ const onKey = e => {
   } else if (!onBoard && !g.left) {
     g.left = 'a key went to ' + describe(e.target);
   }
-  if (g.left || g.changed) swallow(e);
+  if (g.left || g.changed || g.dialog !== undefined) swallow(e);
   else if (e.type === 'keydown') g.keys++;
 };
+// A dialog the page opens while keys are typed is answered as the player's Cancel would be
+// (an alert closed, a confirm false, a prompt null) without being shown, its text kept, and every
+// key event after it is swallowed: keys the driver already sent would otherwise reach the page
+// once the dialog closed, and Firefox runs them while a shown dialog waits, where the driver
+// may not see it.
+const dialogNames = ['alert', 'confirm', 'prompt'];
+const dialogOwn = dialogNames.map(n => window[n]);
+const dialogCancel = [undefined, false, null];
+dialogNames.forEach((n, i) => {
+  window[n] = function () {
+    if (g.dialog === undefined) g.dialog = String(arguments[0] === undefined ? '' : arguments[0]).slice(0, 500);
+    return dialogCancel[i];
+  };
+});
 const onPointer = e => {
   if (!click) return;
   const c = cellOf(e.target) || (svg && e.target.ownerSVGElement === svg ? cellAt(e.clientX, e.clientY) : null);
@@ -142,6 +158,7 @@ types.forEach(t => window.addEventListener(t, onKey, true));
 pointers.forEach(t => window.addEventListener(t, onPointer, true));
 window.addEventListener('focusin', onFocus, true);
 g.remove = () => {
+  dialogNames.forEach((n, i) => { window[n] = dialogOwn[i]; });
   types.forEach(t => window.removeEventListener(t, onKey, true));
   pointers.forEach(t => window.removeEventListener(t, onPointer, true));
   window.removeEventListener('focusin', onFocus, true);
@@ -168,7 +185,7 @@ let guard = null;
 if (g && g.remove) {
   g.remove();
   const changed = g.others.filter((e, i) => g.state(e) !== g.before[i]).map(g.describe);
-  guard = {left: g.left, changed: g.changed, blocked: g.blocked, keys: g.keys, others: changed};
+  guard = {left: g.left, changed: g.changed, blocked: g.blocked, keys: g.keys, others: changed, dialog: g.dialog === undefined ? null : g.dialog};
   window.__sudobot = null;
 }
 return {cells, guard};
@@ -202,6 +219,10 @@ pub struct GuardReport {
     pub keys: usize,
     /// Other controls whose value changed.
     pub others: Vec<String>,
+    /// The text of the first dialog the page opened while keys were typed; every key event
+    /// after it was swallowed.
+    #[serde(default)]
+    pub dialog: Option<String>,
 }
 
 /// The arguments of [`PREPARE_JS`], in its order.

@@ -13,7 +13,7 @@ use super::guard::{self, GuardReport, PrepareArgs, Prepared};
 use super::read::{self, PageBoard, ReadArgs, ReadError};
 use super::site::{
     Given, InputMode, KeyName, Navigate, Order, ReadMode, Site, Strategy, Success, ValueSource,
-    frame_index,
+    failure_text, frame_index,
 };
 use crate::grid::{Cell, Conflict, Grid};
 use crate::logic::{self, Board, Scale, Step};
@@ -284,8 +284,38 @@ pub enum PlayError {
         /// What the cell holds.
         found: String,
     },
+    /// The page opened a dialog (an alert, a confirm or a prompt) that is not its known
+    /// confirmation while keys were typed: it was dismissed (Cancel) and the run stopped.
+    #[error(
+        "the page opened a dialog while {when}: {text:?}; it was dismissed (Cancel: nothing the \
+         player would lose is accepted) and the run stopped; {typed} of {total} cells to type \
+         hold their value"
+    )]
+    Dialog {
+        /// What was being done.
+        when: &'static str,
+        /// The dialog's text.
+        text: String,
+        /// Cells to type that hold their value now.
+        typed: usize,
+        /// Cells there were to type.
+        total: usize,
+    },
+    /// The page said the solution is wrong (its confirmation, an alert, its title or marker
+    /// holds one of [`super::site::FAILURE_TEXTS`]).
+    #[error(
+        "the page says the solution is not right: {where_} {shown:?} ({word:?} reads as a failure)"
+    )]
+    Refuted {
+        /// Where it said so.
+        where_: String,
+        /// What it said.
+        shown: String,
+        /// The failure word found.
+        word: &'static str,
+    },
     /// The page never showed its success marker.
-    #[error("the page did not confirm the solution within {waited:?}: {detail}")]
+    #[error("the page did not confirm the solution{}: {detail}", within(*.waited))]
     NotConfirmed {
         /// How long we waited.
         waited: Duration,
@@ -341,6 +371,11 @@ fn check_cells(cells: &[Cell]) -> String {
             rest.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
         ),
     }
+}
+
+/// " within 1.2 s", or nothing for a verdict that needed no wait (an alert already open).
+fn within(waited: Duration) -> String {
+    if waited.is_zero() { String::new() } else { format!(" within {:.1} s", waited.as_secs_f64()) }
 }
 
 fn selector_of(selector: &Option<String>) -> String {
@@ -406,6 +441,8 @@ impl PlayError {
             PlayError::InputMode(_) => "input mode",
             PlayError::Dropped { .. } => "dropped keys",
             PlayError::NotConfirmed { .. } => "not confirmed",
+            PlayError::Dialog { .. } => "dialog",
+            PlayError::Refuted { .. } => "page says wrong",
             PlayError::Logic(_) => "technique engine",
             PlayError::WebDriver { .. } => "webdriver error",
         }
@@ -575,12 +612,6 @@ pub async fn play(
         outcome.timings = *timings;
         return result.map(|()| outcome);
     }
-}
-
-/// Whether a marker's text shows success: it contains the text, or, with no text named (a
-/// selector alone), it shows any text.
-fn shows_success(shown: &str, success: &Success) -> bool {
-    if success.text.is_empty() { !shown.trim().is_empty() } else { shown.contains(&success.text) }
 }
 
 /// Solves the givens; a board problem is an error that says nothing was typed.
@@ -770,7 +801,7 @@ async fn type_guarded(
         .collect::<WebDriverResult<_>>()
         .map_err(wd("preparing to type"))?;
     let success = &site.completion.success;
-    let before = prepared.marker.is_some_and(|m| shows_success(&m, success) && !success.alert);
+    let before = prepared.marker.is_some_and(|m| success.confirmed_by(&m) && !success.alert);
     let click = site.fill.strategy == Strategy::Click;
     let route = match site.fill.navigate {
         // Show-thinking types in the engine's order, one cell at a time; clicked cells are
@@ -839,6 +870,8 @@ async fn type_guarded(
         }
     }
     let (guard, after) = finish(driver, site, &mut alert).await?;
+    let (alert, after) = typing_dialog(driver, site, alert, &guard, after).await?;
+    dialog_stop(&alert, &after, targets, "the answer was typed")?;
     let Some(guard) = guard else {
         return Ok(Typed::Changed("the page reloaded or navigated while keys were typed".into()));
     };
@@ -913,9 +946,15 @@ async fn prove_click(
     first: &Target,
     side: usize,
 ) -> Result<Option<String>, PlayError> {
-    fill::type_with_clicks(driver, cells, std::slice::from_ref(first), false)
-        .await
-        .map_err(PlayError::Typing)?;
+    if let Err(e) = fill::type_with_clicks(driver, cells, std::slice::from_ref(first), false).await
+    {
+        return Err(match take_alert(driver, &e).await? {
+            Some(text) => {
+                PlayError::Dialog { when: "the first cell was typed", text, typed: 0, total: 1 }
+            }
+            None => PlayError::Typing(e),
+        });
+    }
     // The page may draw the value on its next frame: wait for it, briefly and bounded.
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(10));
@@ -954,18 +993,23 @@ async fn prepare(
 }
 
 /// Runs [`guard::FINISH_JS`]: the guard's report (`None`: the page lost it) and the board as it
-/// is now. An alert in the way is read and accepted into `alert`.
+/// is now. A dialog in the way is read and dismissed into `alert`.
 async fn finish(
     driver: &WebDriver,
     site: &Site,
     alert: &mut Option<String>,
 ) -> Result<(Option<GuardReport>, PageBoard), PlayError> {
     let args = ReadArgs::new(site);
+    // A page may open a few dialogs in a row; each is dismissed and the first one kept.
+    let mut dialogs = 0;
     let finished = loop {
         match guard::finish(driver, &args).await {
             Ok(finished) => break finished,
             Err(e) => match take_alert(driver, &e).await? {
-                Some(text) if alert.is_none() => *alert = Some(text),
+                Some(text) if dialogs < 4 => {
+                    dialogs += 1;
+                    alert.get_or_insert(text);
+                }
                 _ => return Err(wd("reading back")(e)),
             },
         }
@@ -974,15 +1018,78 @@ async fn finish(
     Ok((finished.guard, read::from_script(site, finished.cells)?))
 }
 
-/// If `e` is an open alert, reads and accepts it and returns its text.
+/// If `e` says a dialog is open (an alert, a confirm or a prompt: the session leaves them open,
+/// `unhandledPromptBehavior = "ignore"`), reads its text and dismisses it, and returns the text.
+/// A dialog is never accepted: Cancel keeps what a confirm would throw away, and on an alert
+/// dismissing is the same as OK.
 async fn take_alert(driver: &WebDriver, e: &WebDriverError) -> Result<Option<String>, PlayError> {
     if !matches!(e.as_inner(), WebDriverErrorInner::UnexpectedAlertOpen(..)) {
         return Ok(None);
     }
-    let text = driver.get_alert_text().await.map_err(wd("reading the alert"))?;
-    driver.accept_alert().await.map_err(wd("accepting the alert"))?;
-    tracing::debug!("the page raised an alert: {text:?}");
+    take_open_dialog(driver).await
+}
+
+/// Reads and dismisses the dialog open now, if there is one.
+async fn take_open_dialog(driver: &WebDriver) -> Result<Option<String>, PlayError> {
+    let text = match driver.get_alert_text().await {
+        Ok(text) => text,
+        Err(e) if matches!(e.as_inner(), WebDriverErrorInner::NoSuchAlert(..)) => return Ok(None),
+        Err(e) => return Err(wd("reading the dialog")(e)),
+    };
+    match driver.dismiss_alert().await {
+        Ok(()) => {}
+        // Closed by the page meanwhile.
+        Err(e) if matches!(e.as_inner(), WebDriverErrorInner::NoSuchAlert(..)) => {}
+        Err(e) => return Err(wd("dismissing the dialog")(e)),
+    }
+    tracing::debug!("the page opened a dialog (dismissed): {text:?}");
     Ok(Some(text))
+}
+
+/// The dialog of a typing run and the board after it: the dialog the driver reported, else the
+/// one the guard saw (Firefox runs scripts while a dialog is open, so its commands may report
+/// none). One still open is dismissed now, and the board read again once the page's own script
+/// went on past it.
+async fn typing_dialog(
+    driver: &WebDriver,
+    site: &Site,
+    reported: Option<String>,
+    guard: &Option<GuardReport>,
+    now: PageBoard,
+) -> Result<(Option<String>, PageBoard), PlayError> {
+    if reported.is_some() {
+        return Ok((reported, now));
+    }
+    let Some(seen) = guard.as_ref().and_then(|g| g.dialog.clone()) else {
+        return Ok((None, now));
+    };
+    match take_open_dialog(driver).await? {
+        Some(text) => {
+            let cells =
+                read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading back"))?;
+            Ok((Some(text), read::from_script(site, cells)?))
+        }
+        None => Ok((Some(seen), now)),
+    }
+}
+
+/// A dialog that opened while keys were typed stops the run, unless every cell to type holds
+/// its value (it came with the last key: the page's own word on the finished board, which
+/// [`confirm`] judges).
+fn dialog_stop(
+    dialog: &Option<String>,
+    now: &PageBoard,
+    targets: &[Target],
+    when: &'static str,
+) -> Result<(), PlayError> {
+    let Some(text) = dialog else {
+        return Ok(());
+    };
+    let typed = targets.iter().filter(|t| now.digit(t.index) == t.digit).count();
+    if typed == targets.len() {
+        return Ok(());
+    }
+    Err(PlayError::Dialog { when, text: text.clone(), typed, total: targets.len() })
 }
 
 /// Read-back, one retry for dropped keys, then the page's own confirmation.
@@ -1329,7 +1436,23 @@ async fn read_board(
     Ok(match mode {
         ReadMode::Source if !scripted => {
             let html = driver.source().await.map_err(wd("reading the page source"))?;
-            read::parse_source(&html, site)?
+            let board = read::parse_source(&html, site)?;
+            if board.givens() >= site.min_givens() {
+                board
+            } else {
+                // Values a script set (the `value` property) are not in the markup: the ready
+                // wait saw them live, so read them live.
+                tracing::debug!(
+                    "the page source shows {} givens; reading the live values instead",
+                    board.givens()
+                );
+                read::from_script(
+                    site,
+                    read::cells(driver, &ReadArgs::new(site))
+                        .await
+                        .map_err(wd("reading the board"))?,
+                )?
+            }
         }
         // Boards read from pixels are played by `canvas::play`, never read here.
         ReadMode::Source | ReadMode::Script | ReadMode::Pixels => read::from_script(
@@ -1366,12 +1489,19 @@ async fn read_back(
     }
     let field = site.fill.strategy != Strategy::Click;
     let typing = fill::type_with_clicks(driver, cells, &wrong, field).await;
-    if let Err(e) = typing
-        && take_alert(driver, &e).await?.map(|t| *alert = Some(t)).is_none()
-    {
-        return Err(PlayError::Typing(e));
+    let mut dialog = None;
+    if let Err(e) = typing {
+        match take_alert(driver, &e).await? {
+            Some(text) => dialog = Some(text),
+            None => return Err(PlayError::Typing(e)),
+        }
     }
-    let (guard, again) = finish(driver, site, alert).await?;
+    let (guard, again) = finish(driver, site, &mut dialog).await?;
+    let (dialog, again) = typing_dialog(driver, site, dialog, &guard, again).await?;
+    dialog_stop(&dialog, &again, &wrong, "cells that dropped a key were retyped")?;
+    if let Some(text) = dialog {
+        alert.get_or_insert(text);
+    }
     let guard = guard.ok_or_else(|| {
         PlayError::BoardChanged("the page reloaded or navigated while keys were typed".into())
     })?;
@@ -1402,7 +1532,11 @@ fn check_full(now: &PageBoard, solution: &[u8]) -> Result<(), PlayError> {
     }
 }
 
-/// Triggers the site's check if it has one and waits for its success marker.
+/// Triggers the site's check if it has one and waits for its success marker. `alert` is a
+/// dialog that opened with the last key typed (already dismissed): a failure when it says the
+/// solution is wrong, the confirmation when the site confirms by an alert with its text, and
+/// otherwise only information (the site's own rule still decides, and a failure names it).
+/// A dialog that opens while waiting is dismissed and judged the same way.
 pub(super) async fn confirm(
     driver: &WebDriver,
     site: &Site,
@@ -1412,20 +1546,27 @@ pub(super) async fn confirm(
 ) -> Result<String, PlayError> {
     let completion = &site.completion;
     let success = &completion.success;
+    let refuted = |where_: &str, shown: &str| {
+        failure_text(shown).map(|word| PlayError::Refuted {
+            where_: where_.to_string(),
+            shown: shown.trim().to_string(),
+            word,
+        })
+    };
     if let Some(text) = &alert {
-        // An alert raised while the last keys were typed.
-        if success.alert && text.contains(&success.text) {
+        if let Some(e) = refuted("an alert said", text) {
+            return Err(e);
+        }
+        if success.alert && success.confirmed_by(text) {
             return Ok(format!("alert: {text}"));
         }
-        return Err(PlayError::NotConfirmed {
-            waited: Duration::ZERO,
-            detail: if success.alert {
-                format!("the alert said {text:?}, expected {:?}", success.text)
-            } else {
-                format!("the page raised an alert: {text:?}")
-            },
-        });
+        tracing::info!("an alert said {text:?} when the last value was typed (dismissed)");
     }
+    // What an alert that was not the confirmation said, for the failure message.
+    let mut seen_alert = alert;
+    let alert_note = |seen: &Option<String>| {
+        seen.as_ref().map(|t| format!("; an alert said {t:?} (dismissed)")).unwrap_or_default()
+    };
     if before {
         let what =
             success.selector.as_deref().map(|s| format!("`{s}`")).unwrap_or("the title".into());
@@ -1464,13 +1605,17 @@ pub(super) async fn confirm(
             KeyName::Enter => Key::Enter,
             KeyName::Tab => Key::Tab,
         };
-        driver
+        let pressed = driver
             .action_chain_with_delay(None, Some(Duration::ZERO))
             .click_element(cell)
             .send_keys(k)
             .perform()
-            .await
-            .map_err(wd("pressing the completion key"))?;
+            .await;
+        match pressed {
+            // The key opened the page's dialog: the wait below takes it.
+            Err(e) if matches!(e.as_inner(), WebDriverErrorInner::UnexpectedAlertOpen(..)) => {}
+            pressed => pressed.map_err(wd("pressing the completion key"))?,
+        }
     }
     if success.read_back {
         // Every cell was read back right; the page's own verdict is not known.
@@ -1479,55 +1624,93 @@ pub(super) async fn confirm(
     let bound = Duration::from_millis(completion.timeout_ms);
     let start = Instant::now();
     let mut tick = tokio::time::interval(Duration::from_millis(20));
+    // Whether the last command found a dialog open.
+    let mut dialog_open = false;
+    let is_dialog =
+        |e: &WebDriverError| matches!(e.as_inner(), WebDriverErrorInner::UnexpectedAlertOpen(..));
     loop {
         tick.tick().await;
-        let seen: Option<String> = if success.alert {
-            match driver.get_alert_text().await {
-                Ok(text) => {
-                    driver.accept_alert().await.map_err(wd("accepting the alert"))?;
-                    if text.contains(&success.text) {
-                        return Ok(format!("alert: {text}"));
-                    }
-                    return Err(PlayError::NotConfirmed {
-                        waited: start.elapsed(),
-                        detail: format!("the alert said {text:?}, expected {:?}", success.text),
-                    });
-                }
-                Err(e) if matches!(e.as_inner(), WebDriverErrorInner::NoSuchAlert(..)) => None,
-                Err(e) => return Err(wd("reading the alert")(e)),
+        // A dialog open now: dismissed, and judged by its text.
+        let dialog = if success.alert || std::mem::take(&mut dialog_open) {
+            take_open_dialog(driver).await?
+        } else {
+            None
+        };
+        if let Some(text) = dialog {
+            if let Some(e) = refuted("an alert said", &text) {
+                return Err(e);
             }
+            if success.alert {
+                if success.confirmed_by(&text) {
+                    return Ok(format!("alert: {text}"));
+                }
+                return Err(PlayError::NotConfirmed {
+                    waited: start.elapsed(),
+                    detail: format!(
+                        "an alert said {text:?} (dismissed), expected one saying {:?}",
+                        success.text
+                    ),
+                });
+            }
+            tracing::info!("an alert said {text:?} while waiting for the confirmation (dismissed)");
+            seen_alert = Some(text);
+        }
+        let seen: Option<String> = if success.alert {
+            None
         } else if success.title {
-            Some(driver.title().await.map_err(wd("reading the title"))?)
+            match driver.title().await {
+                Err(e) if is_dialog(&e) && start.elapsed() < bound => {
+                    dialog_open = true;
+                    continue;
+                }
+                title => Some(title.map_err(wd("reading the title"))?),
+            }
         } else {
             let selector = success.selector.clone().unwrap_or_default();
-            driver
+            let read = driver
                 .execute(
                     "const e = document.querySelector(arguments[0]); return e ? e.textContent : null;",
                     vec![selector.into()],
                 )
-                .await
-                .map_err(wd("reading the success marker"))?
-                .convert()
-                .map_err(wd("reading the success marker"))?
+                .await;
+            match read {
+                // A dialog is open: the next turn takes it.
+                Err(e) if is_dialog(&e) && start.elapsed() < bound => {
+                    dialog_open = true;
+                    continue;
+                }
+                read => read
+                    .map_err(wd("reading the success marker"))?
+                    .convert()
+                    .map_err(wd("reading the success marker"))?,
+            }
         };
         if let Some(text) = &seen
-            && shows_success(text, success)
+            && success.confirmed_by(text)
         {
             return Ok(text.trim().to_string());
         }
         if start.elapsed() >= bound {
+            let sel = success.selector.as_deref().unwrap_or("");
+            let where_ =
+                if success.title { "the title is".to_string() } else { format!("`{sel}` shows") };
+            if let Some(e) = seen.as_deref().and_then(|t| refuted(&where_, t)) {
+                return Err(e);
+            }
             let what = if success.alert {
-                "no alert appeared".to_string()
+                format!("no alert saying {:?} appeared", success.text)
             } else if success.title {
                 format!("the title is {seen:?}, expected it to contain {:?}", success.text)
             } else {
-                let sel = success.selector.as_deref().unwrap_or("");
                 match seen {
                     None => format!("`{sel}` is not on the page"),
                     Some(t) => format!("`{sel}` shows {:?}, expected {:?}", t.trim(), success.text),
                 }
             };
-            return Err(PlayError::NotConfirmed { waited: bound, detail: what });
+            return Err(PlayError::NotConfirmed {
+                waited: bound,
+                detail: format!("{what}{}", alert_note(&seen_alert)),
+            });
         }
     }
 }

@@ -316,7 +316,7 @@ fn missing_note(missing: &[&str]) -> String {
 
 /// What the board scripts share: `valueOf(e)` (a cell's value by the site's `board.value`),
 /// `givenOf(e, v)` (by `board.given`), `centre(e)` and `inside(rect, x, y)`. They expect
-/// `vkind`, `vname`, `kind` and `name` to be bound.
+/// `sel`, `vkind`, `vname`, `kind` and `name` to be bound.
 pub const CELL_JS: &str = r#"
 const symbolText = t => String(t == null ? '' : t).trim();
 const isField = e => e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
@@ -360,7 +360,17 @@ const givenOf = (e, v) => {
     return getComputedStyle(holder(e, v)).getPropertyValue(prop).trim() === want;
   }
   if (v === '') return false;
-  return isField(e) ? e.defaultValue !== undefined && e.defaultValue.trim() !== '' : true;
+  return isField(e) ? (e.defaultValue !== undefined && e.defaultValue.trim() !== '') || markupless() : true;
+};
+// Whether no field of the board has a value in its markup: the page sets every value by script
+// (the `value` property), so a `filled` given is a field holding a value (else none would be).
+let markuplessSeen = null;
+const markupless = () => {
+  if (markuplessSeen === null) {
+    const all = Array.from(document.querySelectorAll(sel));
+    markuplessSeen = all.some(isField) && all.every(x => !isField(x) || String(x.defaultValue || '').trim() === '');
+  }
+  return markuplessSeen;
 };
 const centre = e => { const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
 "#;

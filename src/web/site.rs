@@ -363,12 +363,48 @@ pub struct Success {
     /// The page title must contain `text`.
     #[serde(default)]
     pub title: bool,
-    /// A JavaScript alert whose text contains `text`; it is accepted.
+    /// A JavaScript alert whose text contains `text` (never any alert: a page's alert may say
+    /// the solution is wrong); it is dismissed, which closes an alert as OK does.
     #[serde(default)]
     pub alert: bool,
-    /// The text to look for (may be empty for an alert: any alert counts).
+    /// The text to look for (never empty, except with `read_back`).
     #[serde(default)]
     pub text: String,
+}
+
+/// Words a page uses to say the solution is wrong (lower case). A text holding one is a
+/// failure, never a confirmation, even where the site's success text would match it.
+pub const FAILURE_TEXTS: &[&str] = &[
+    "not correct",
+    "incorrect",
+    "incorect",
+    "wrong",
+    "nu este corect",
+    "greșit",
+    "gresit",
+    "mistake",
+    "try again",
+    "not solved",
+    "unsolved",
+];
+
+/// The failure word `shown` holds, if any (case-insensitive).
+pub fn failure_text(shown: &str) -> Option<&'static str> {
+    let lower = shown.to_lowercase();
+    FAILURE_TEXTS.iter().copied().find(|f| lower.contains(f))
+}
+
+impl Success {
+    /// Whether `shown` (an element's text, the title or an alert's text) confirms the
+    /// solution: it holds `text` and no [`FAILURE_TEXTS`] word.
+    pub fn confirmed_by(&self, shown: &str) -> bool {
+        let holds = if self.text.is_empty() {
+            !shown.trim().is_empty()
+        } else {
+            shown.contains(&self.text)
+        };
+        holds && failure_text(shown).is_none()
+    }
 }
 
 /// Things to clear away before reading.
@@ -600,8 +636,22 @@ impl Site {
         if let Some(s) = &success.selector {
             check_selector(s).map_err(|m| bad("completion.success.selector", m))?;
         }
-        if !success.alert && !success.read_back && success.text.is_empty() {
+        if success.alert && success.text.trim().is_empty() {
+            return Err(bad(
+                "completion.success.text",
+                "is empty: an alert confirms only by its text (a page's alert may say the \
+                 solution is wrong)"
+                    .into(),
+            ));
+        }
+        if !success.read_back && success.text.is_empty() {
             return Err(bad("completion.success.text", "is empty".into()));
+        }
+        if let Some(word) = failure_text(&success.text) {
+            return Err(bad(
+                "completion.success.text",
+                format!("holds {word:?}, a word pages use to say the solution is wrong"),
+            ));
         }
         if let Some(mode) = &self.input_mode {
             check_selector(&mode.select).map_err(|m| bad("input_mode.select", m))?;
@@ -1031,6 +1081,27 @@ mod tests {
                 "sudoku.com"
             ]
         );
+    }
+
+    #[test]
+    fn a_failure_word_is_never_a_confirmation() {
+        let alert = |text: &str| Success { alert: true, text: text.into(), ..Success::default() };
+        assert!(alert("Felicit").confirmed_by("Felicitări! Ai rezolvat corect!"));
+        assert!(!alert("corect").confirmed_by("Solutia nu este corecta."));
+        assert!(!alert("Felicit").confirmed_by("Solutia nu este corecta."));
+        assert!(!alert("solved").confirmed_by("Not solved yet"));
+        assert_eq!(failure_text("Soluția nu este corectă."), Some("nu este corect"));
+        assert_eq!(failure_text("That is WRONG"), Some("wrong"));
+        assert_eq!(failure_text("Răspuns GREȘIT"), Some("greșit"));
+        assert_eq!(failure_text("Congratulations! You solved this Sudoku!"), None);
+        // A site file whose alert confirms by any text, or by a failure word, is refused.
+        let file = include_str!("../../sites/sudokuonline.eu.toml");
+        for (text, says) in [("", "is empty"), ("incorrect", "holds \"incorrect\"")] {
+            let bad = file.replace("text = \"Felicit\"", &format!("text = {text:?}"));
+            let err = Site::parse("x.toml", &bad).unwrap_err().to_string();
+            assert!(err.starts_with("x.toml: `completion.success.text`: "), "{err}");
+            assert!(err.contains(says), "{err}");
+        }
     }
 
     #[test]

@@ -475,3 +475,31 @@ fn firefox_never_types_into_a_filled_cell_when_the_givens_are_not_proven() {
     let out = super::givens::run(&server, "entries_colour_right", &[], "firefox");
     super::givens::assert_completed(&server, &out);
 }
+
+/// Issue 32 on Firefox: the failure alert of a page that calls the board wrong is no success
+/// (even with a site whose success text it holds), and a `confirm()` mid-fill is dismissed,
+/// stops the run and keeps the player's game.
+#[test]
+fn firefox_dismisses_dialogs_and_takes_no_failure_for_success() {
+    if !firefox_here("firefox_dismisses_dialogs_and_takes_no_failure_for_success") {
+        return;
+    }
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let sites = super::dialogs::sudokuonline_with_text("corect");
+    let dir = sites.path().to_str().unwrap();
+    let out = play(&server, "sudokuonline.eu", "sudokuonline.html?strict", &["--sites-dir", dir]);
+    assert_code(&out, 1);
+    let stderr = text(&out).1;
+    assert!(stderr.contains("\"Solutia nu este corecta.\""), "{stderr}");
+    assert_eq!(server.verdicts("sudokuonline"), ["not correct"]);
+    let out = play(&server, "sudoku.name", "sudoku_name_confirm.html", &[]);
+    assert_code(&out, 1);
+    let stderr = text(&out).1;
+    assert!(stderr.contains("\"Start a new game? Your progress will be lost.\""), "{stderr}");
+    let verdicts = server.verdicts("sudoku_name_confirm");
+    assert_eq!(verdicts.len(), 1, "one dialog, no new game, not solved: {verdicts:?}");
+    let kept = verdicts[0].strip_prefix("kept ").expect("the page kept the game");
+    // No key reached the page after the dialog: the page's values are the bot's count.
+    assert!(stderr.contains(&format!("{kept} of 51 cells to type hold their value")), "{stderr}");
+}

@@ -9,10 +9,12 @@
 
 mod any;
 mod canvas;
+mod dialogs;
 mod faults;
 mod firefox;
 mod givens;
 mod grid;
+mod limits;
 mod server;
 
 use std::process::Output;

@@ -95,7 +95,8 @@ struct SudokuNamePage {
     /// Hostile behaviour: `trap` (a button inside the board, between two cells in Tab order),
     /// `replace` (a new puzzle on the first click), `steal` (focus jumps
     /// to the select after 10 keys), `marker` (the success text shows before anything is
-    /// typed), `alert` (an alert says "solved!" when the board is complete), or empty.
+    /// typed), `alert` (an alert says "solved!" when the board is complete), `confirm` (the
+    /// 10th digit asks to start a new game), or empty.
     hostile: &'static str,
     /// Report `cell <id> <digit>` for every digit key a cell receives, in the page's order.
     log_cells: bool,
@@ -154,6 +155,7 @@ const SUDOKU_NAME_PAGES: &[SudokuNamePage] = &[
     SudokuNamePage { name: "sudoku_name_steal", hostile: "steal", ..BASE },
     SudokuNamePage { name: "sudoku_name_marker", hostile: "marker", ..BASE },
     SudokuNamePage { name: "sudoku_name_alert", hostile: "alert", ..BASE },
+    SudokuNamePage { name: "sudoku_name_confirm", hostile: "confirm", ..BASE },
     // Which cell got which digit, in order (show-thinking's order).
     SudokuNamePage { name: "sudoku_name_cells", log_cells: true, ..BASE },
 ];
