@@ -210,6 +210,33 @@ fn wait_for_look<D: Desktop + ?Sized>(
     })
 }
 
+/// Test hook: `SUDOBOT_TEST_PAUSE=N:PATH` makes a run, once its N-th value shows, create the
+/// file PATH and wait (at most [`TEST_PAUSE_MAX`]) until it is removed, so that an integration
+/// test can move, minimize or cover the window mid-fill at a known point.
+const TEST_PAUSE: &str = "SUDOBOT_TEST_PAUSE";
+
+/// The longest a test pause lasts.
+const TEST_PAUSE_MAX: Duration = Duration::from_secs(60);
+
+fn test_pause<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    typed: usize,
+) -> Result<(), DesktopError> {
+    let Ok(spec) = std::env::var(TEST_PAUSE) else { return Ok(()) };
+    let Some((n, path)) = spec.split_once(':') else { return Ok(()) };
+    if n.parse::<usize>().ok() != Some(typed) {
+        return Ok(());
+    }
+    let path = std::path::Path::new(path);
+    std::fs::write(path, typed.to_string()).map_err(|e| {
+        DesktopError::Capture(format!("cannot write {TEST_PAUSE}'s file {}: {e}", path.display()))
+    })?;
+    wait_for(opts, desktop, "the test pause to end", TEST_PAUSE_MAX, READ_POLL, |_| {
+        Ok((!path.exists()).then_some(()))
+    })
+}
+
 /// Reads, solves, types and verifies a sudoku window by its pixels (see the module's text).
 pub fn run_by_pixels<D: Desktop + ?Sized>(
     desktop: &mut D,
@@ -349,6 +376,7 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
         if opts.key_delay > Duration::ZERO {
             desktop.pause(opts.key_delay);
         }
+        test_pause(desktop, opts, report.typed)?;
     }
     report.typing = desktop.elapsed() - typing;
     let verifying = desktop.elapsed();
