@@ -295,8 +295,9 @@ fn click_cell<D: Desktop + ?Sized>(
 /// Whether the window shows `index` as the selected cell: its look changed with the click
 /// (from `before`) or is not the plain one; no other cell of the board looks like it (a
 /// highlighted row, column or box has one tint for many cells; the selection is one cell's);
-/// and it looks as the cells seen selected before in this run did (`selected`, learnt from
-/// the first), so that a tint left alone on a cell is not taken for the selection either.
+/// and it looks as `selected`, how the bare cells selected before in this run looked (given
+/// for a bare cell only: pencil marks and digits tint a margin), so that a tint left alone on
+/// a cell is not taken for the selection either.
 /// Says what was seen when not.
 fn selection(
     image: &RgbaImage,
