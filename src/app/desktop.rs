@@ -237,7 +237,7 @@ fn run_auto(
         }
         GameArg::Pixels => by_pixels::run_by_pixels(&mut *screen, opts, PixelGame::ANY),
     };
-    if matches!(result, Err(DesktopError::Aborted))
+    if result.as_ref().is_err_and(|e| matches!(e.cause(), DesktopError::Aborted))
         && let Some(code) = stop.stopped()
     {
         return Ok(code);
@@ -282,7 +282,7 @@ fn connect(
 
 /// Maps solver outcomes to their exit codes; other errors go up to `classify`.
 fn error_code(e: DesktopError) -> anyhow::Result<Code> {
-    let code = match &e {
+    let code = match e.cause() {
         DesktopError::Unsolvable => Code::NoSolution,
         DesktopError::Multiple => Code::Multiple,
         DesktopError::Aborted => Code::Interrupted,
@@ -449,13 +449,17 @@ mod interactive {
                 }
                 Ok(Outcome::Walked(n)) => eprintln!("walked {n} empty cells"),
                 Ok(Outcome::Solved(report)) => print_outcome(&report, args),
-                Err(DesktopError::Aborted) => {
+                Err(e) if matches!(e.cause(), DesktopError::Aborted) => {
                     screen.release_all();
                     // A signal ends the session; Esc only the run.
                     if let Some(code) = stop.stopped() {
                         return Ok(code);
                     }
-                    eprintln!("aborted; keys released");
+                    match e {
+                        // A run by pixels says what it had typed.
+                        DesktopError::Stopped { .. } => eprintln!("sudobot: {e}"),
+                        _ => eprintln!("aborted; keys released"),
+                    }
                 }
                 Err(e) => eprintln!("sudobot: {e}"),
             }

@@ -6,8 +6,15 @@
 //! The rules of the desktop bot hold here too:
 //! - nothing is typed unless every cell was read with certainty and the puzzle has exactly one
 //!   solution;
-//! - a digit goes only to a cell the bot has just clicked and seen change (its look after the
-//!   click differs from before), and the bot waits for the digit to show before the next cell;
+//! - every click is placed by the window's place read just before it, and read again after
+//!   it: a window that moved meanwhile is clicked again where it is now;
+//! - a digit goes only to a cell the bot has just clicked and seen selected by its own
+//!   rectangle: its look changed with the click, and no other cell on the board looks like it
+//!   (a game's highlighter tints the selected cell's row, column and box, which must not pass
+//!   for the selection); else the run stops, naming the cell;
+//! - the bot waits for the digit to show before the next cell;
+//! - a failure says how many values had been typed and in which cells ("nothing was typed"
+//!   only when none was);
 //! - an abort (Esc, a signal) stops between cells; a popover or selection left by a click
 //!   without its digit is closed with Escape.
 //!
@@ -22,9 +29,8 @@
 
 use std::time::Duration;
 
-use super::backend::{Desktop, MouseButton, wait_for};
-use super::fill;
-use super::keys::Key;
+use super::backend::{Desktop, Rect, wait_for};
+use super::fill::{self, Selected};
 use super::lock::GameLock;
 use super::verify::unique_solution;
 use super::{Check, DesktopError, Options, Report};
@@ -83,10 +89,10 @@ struct Seen {
 }
 
 fn pixel_error(e: pixels::PixelError) -> DesktopError {
-    DesktopError::Capture(format!("{e}; nothing was typed"))
+    DesktopError::Capture(e.to_string())
 }
 
-/// Captures the window and reads its board; fails (typed nothing) on any uncertain cell.
+/// Captures the window and reads its board; fails on any uncertain cell.
 fn read_window<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Seen, DesktopError> {
     let image = desktop.capture()?;
     let read = image.view().and_then(pixels::read).map_err(pixel_error)?;
@@ -103,8 +109,9 @@ fn cell_rect(board: &Board, index: usize) -> (f64, f64, f64, f64) {
     (board.left as f64 + col * w, board.top as f64 + row * h, w, h)
 }
 
-/// The mean colour of a cell's margin (between 12% and 25% in from its edges, where no digit
-/// is drawn) and how much of its middle is ink (far from that colour).
+/// The colour of a cell's margin (between 12% and 25% in from its edges, where no digit is
+/// drawn; the median of each channel, so that pencil marks drawn there do not tint it) and how
+/// much of its middle is ink (far from that colour).
 fn cell_look(image: &RgbaImage, board: &Board, index: usize) -> ([f64; 3], f64) {
     let (left, top, w, h) = cell_rect(board, index);
     let at = |x: f64, y: f64| -> [f64; 3] {
@@ -115,17 +122,18 @@ fn cell_look(image: &RgbaImage, board: &Board, index: usize) -> ([f64; 3], f64) 
         let i = (y * image.width + x) * 4;
         [image.data[i] as f64, image.data[i + 1] as f64, image.data[i + 2] as f64]
     };
-    let mut sum = [0.0; 3];
-    let mut n = 0.0;
+    let mut channels: [Vec<f64>; 3] = Default::default();
     for k in 0..20 {
         let t = 0.12 + 0.13 * (k as f64 / 19.0);
         for (fx, fy) in [(t, 0.5), (1.0 - t, 0.5), (0.5, t), (0.5, 1.0 - t)] {
             let c = at(left + fx * w, top + fy * h);
-            (0..3).for_each(|j| sum[j] += c[j]);
-            n += 1.0;
+            (0..3).for_each(|j| channels[j].push(c[j]));
         }
     }
-    let background = sum.map(|s| s / n);
+    let background = channels.map(|mut values| {
+        values.sort_by(f64::total_cmp);
+        values.get(values.len() / 2).copied().unwrap_or(0.0)
+    });
     let mut ink = 0.0;
     let mut total = 0.0;
     for i in 0..16 {
@@ -211,10 +219,127 @@ fn wait_for_look<D: Desktop + ?Sized>(
 }
 
 /// Reads, solves, types and verifies a sudoku window by its pixels (see the module's text).
+/// Any failure says what had been typed ([`DesktopError::Stopped`]).
 pub fn run_by_pixels<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
     game: PixelGame,
+) -> Result<Report, DesktopError> {
+    let mut typed = Vec::new();
+    play(desktop, opts, game, &mut typed).map_err(|e| e.stopped(&typed))
+}
+
+/// Test hook: `SUDOBOT_TEST_PAUSE=N:PATH` makes a run, once its N-th value shows, create the
+/// file PATH and wait (at most [`TEST_PAUSE_MAX`]) until it is removed, so that an integration
+/// test can move, minimize or cover the window mid-fill at a known point.
+const TEST_PAUSE: &str = "SUDOBOT_TEST_PAUSE";
+
+/// The longest a test pause lasts.
+const TEST_PAUSE_MAX: Duration = Duration::from_secs(60);
+
+fn test_pause<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    typed: usize,
+) -> Result<(), DesktopError> {
+    let Ok(spec) = std::env::var(TEST_PAUSE) else { return Ok(()) };
+    let Some((n, path)) = spec.split_once(':') else { return Ok(()) };
+    if n.parse::<usize>().ok() != Some(typed) {
+        return Ok(());
+    }
+    let path = std::path::Path::new(path);
+    std::fs::write(path, typed.to_string()).map_err(|e| {
+        DesktopError::Capture(format!("cannot write {TEST_PAUSE}'s file {}: {e}", path.display()))
+    })?;
+    wait_for(opts, desktop, "the test pause to end", TEST_PAUSE_MAX, READ_POLL, |_| {
+        Ok((!path.exists()).then_some(()))
+    })
+}
+
+/// How many times a cell is clicked again when the window moves under the click.
+const CLICK_TRIES: usize = 3;
+
+/// The window's place on the screen now.
+fn place<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Rect, DesktopError> {
+    desktop
+        .game_area()?
+        .ok_or_else(|| DesktopError::Capture("the window's place on the screen is unknown".into()))
+}
+
+/// Clicks a cell's middle where the window is now: its place is read just before the click
+/// and again after it, and a window that moved meanwhile (the click may have hit another
+/// cell, or none) is clicked again at its new place. Returns how many clicks went.
+fn click_cell<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    board: &Board,
+    index: usize,
+) -> Result<usize, DesktopError> {
+    let (left, top, w, h) = cell_rect(board, index);
+    for tries in 1..=CLICK_TRIES {
+        let area = place(desktop)?;
+        let at = (area.x + (left + w / 2.0) as i32, area.y + (top + h / 2.0) as i32);
+        fill::perform(desktop, opts, &fill::check_click_in(area, at, index)?)?;
+        let now = place(desktop)?;
+        if now == area {
+            return Ok(tries);
+        }
+        tracing::debug!(?area, ?now, "the window moved under a click; clicked again");
+    }
+    Err(DesktopError::NotSelected {
+        cell: Cell::from_index(index, board.side),
+        why: format!("the window moved under each of {CLICK_TRIES} clicks"),
+    })
+}
+
+/// Whether the window shows `index` as the selected cell: its look changed with the click
+/// (from `before`) or is not the plain one; no other cell of the board looks like it (a
+/// highlighted row, column or box has one tint for many cells; the selection is one cell's);
+/// and it looks as `selected`, how the bare cells selected before in this run looked (given
+/// for a bare cell only: pencil marks and digits tint a margin), so that a tint left alone on
+/// a cell is not taken for the selection either.
+/// Says what was seen when not.
+fn selection(
+    image: &RgbaImage,
+    board: &Board,
+    index: usize,
+    before: [f64; 3],
+    plain: [f64; 3],
+    selected: Option<[f64; 3]>,
+) -> Result<([f64; 3], Selected), String> {
+    let after = cell_look(image, board, index).0;
+    let rgb = |c: [f64; 3]| format!("rgb({:.0}, {:.0}, {:.0})", c[0], c[1], c[2]);
+    if !changed(after, before) && !changed(after, plain) {
+        return Err(format!("its look, {}, did not change", rgb(after)));
+    }
+    if let Some(look) = selected.filter(|&look| changed(after, look)) {
+        return Err(format!(
+            "it looks {}, not as the cells selected before ({})",
+            rgb(after),
+            rgb(look)
+        ));
+    }
+    let side = board.side;
+    let alike: Vec<String> = (0..side * side)
+        .filter(|&i| i != index && !changed(cell_look(image, board, i).0, after))
+        .map(|i| Cell::from_index(i, side).to_string())
+        .collect();
+    if !alike.is_empty() {
+        return Err(format!(
+            "it looks {}, as {} do(es): a highlight, not the selection",
+            rgb(after),
+            alike.join(" ")
+        ));
+    }
+    Ok((after, Selected::seen(index)))
+}
+
+/// [`run_by_pixels`]; `typed` gets the cells whose digit was sent.
+fn play<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    game: PixelGame,
+    typed: &mut Vec<Cell>,
 ) -> Result<Report, DesktopError> {
     let completion_dialog = game.completion_dialog;
     let _lock = desktop.game_window_key().map(|key| GameLock::take(&key)).transpose()?;
@@ -266,9 +391,6 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
         read,
         desktop.elapsed() - t0 - read,
     );
-    let area = desktop
-        .game_area()?
-        .ok_or_else(|| DesktopError::Capture("the window's place is unknown".into()))?;
     // The empty cells and the entries that are wrong, in reading order.
     let targets: Vec<usize> = (0..side * side)
         .filter(|&i| {
@@ -277,7 +399,8 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
         .collect();
     report.corrected = targets.iter().filter(|&&i| seen.grid.get(i).is_some()).count();
     let typing = desktop.elapsed();
-    let mut image = image;
+    // How the selected cell looks, learnt from the first bare one.
+    let mut selected_look = None;
     for (k, &index) in targets.iter().enumerate() {
         if opts.aborted() {
             return Err(DesktopError::Aborted);
@@ -287,47 +410,63 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
             let now = read_window(desktop)?;
             let wrong = differences(&now.grid, &solution, Some(index));
             if !wrong.is_empty() {
-                return Err(DesktopError::Capture(format!(
-                    "before the last digit, the window shows other values than the solution \
-                     in {wrong}; {} value(s) typed",
-                    report.typed
-                )));
+                return Err(DesktopError::WrongValues {
+                    when: "before the last digit",
+                    cells: wrong,
+                });
             }
-            image = desktop.capture()?;
         }
         let cell = Cell::from_index(index, side);
-        let (before, _) = cell_look(&image, &board, index);
-        let (left, top, w, h) = cell_rect(&board, index);
-        let (x, y) = (area.x + (left + w / 2.0) as i32, area.y + (top + h / 2.0) as i32);
-        desktop.click(MouseButton::Left, x, y)?;
-        report.actions += 1;
-        let selected = wait_for_look(desktop, opts, &format!("{cell} to show selected"), |img| {
-            let after = cell_look(img, &board, index).0;
-            changed(after, before) || changed(after, plain)
-        });
-        if let Err(e) = selected {
-            // Whatever the click opened (a popover) is closed; no digit was sent. The Escape is
-            // the bot's own, so an interactive session's listener does not take it for the
-            // user's.
-            let _ = super::game::escape(desktop, opts);
-            return Err(match e {
-                DesktopError::Timeout { .. } => DesktopError::Capture(format!(
-                    "a click on {cell} did not show it selected (its look did not change); \
-                     {} value(s) typed before it",
-                    report.typed
-                )),
-                other => other,
-            });
-        }
-        let digit = solution.cells()[index];
         // A wrong value or pencil marks (GNOME Sudoku's earmarks, drawn where the digit will
-        // be): its glyph is sampled, to see it replaced; a bare cell needs no capture here.
+        // be, and across the cell's margin): its glyph is sampled, to see it replaced; a bare
+        // cell needs no capture for that. Its margin's colour is not the selection's alone, so
+        // it is neither checked against the learnt selection look nor taught it.
         let held = seen.grid.get(index).is_some() || seen.kinds[index] == CellKind::Pencil;
+        let learnt = selected_look.filter(|_| !held);
+        // A fresh capture before each click: a window minimized, covered or moved off the
+        // screen since the last cell is refused here, before anything is sent to it.
+        let image = desktop.capture()?;
+        let before = cell_look(&image, &board, index).0;
+        report.actions += click_cell(desktop, opts, &board, index)?;
+        let mut seen_last = String::from("no capture");
+        let selected =
+            wait_for(opts, desktop, &format!("{cell} to show selected"), opts.timeout, POLL, |d| {
+                let img = d.capture()?;
+                Ok(match selection(&img, &board, index, before, plain, learnt) {
+                    Ok(selected) => Some(selected),
+                    Err(why) => {
+                        seen_last = why;
+                        None
+                    }
+                })
+            });
+        let selected = match selected {
+            Ok((look, selected)) => {
+                if !held {
+                    selected_look.get_or_insert(look);
+                }
+                selected
+            }
+            Err(e) => {
+                // Whatever the click opened (a popover) is closed; no digit was sent. The
+                // Escape is the bot's own, so an interactive session's listener does not take
+                // it for the user's.
+                let _ = super::game::escape(desktop, opts);
+                return Err(match e {
+                    DesktopError::Timeout { .. } => {
+                        DesktopError::NotSelected { cell, why: seen_last }
+                    }
+                    other => other,
+                });
+            }
+        };
         let before_key = match held {
             true => glyph_sample(&desktop.capture()?, &board, index),
             false => Vec::new(),
         };
-        desktop.key(Key::Char(char::from(b'0' + digit)))?;
+        let digit = fill::check_digit(&selected, &solution)?;
+        typed.push(cell);
+        fill::perform(desktop, opts, &digit)?;
         report.actions += 1;
         report.typed += 1;
         let shown = wait_for_look(desktop, opts, &format!("the digit to show in {cell}"), |img| {
@@ -338,17 +477,15 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
                 cell_look(img, &board, index).1 > 0.04
             }
         });
-        image = match shown {
-            Ok(image) => image,
+        match shown {
+            Ok(_) => {}
             // The game covered its board at once (its completion dialog): checked below.
             Err(DesktopError::Covered { .. }) if completion_dialog && k + 1 == targets.len() => {
                 break;
             }
             Err(e) => return Err(e),
         };
-        if opts.key_delay > Duration::ZERO {
-            desktop.pause(opts.key_delay);
-        }
+        test_pause(desktop, opts, typed.len())?;
     }
     report.typing = desktop.elapsed() - typing;
     let verifying = desktop.elapsed();
@@ -374,10 +511,10 @@ pub fn run_by_pixels<D: Desktop + ?Sized>(
     report.check = match (settled, last) {
         (Ok(check), _) => check,
         (Err(DesktopError::Timeout { .. }), Some(Ok(now))) => {
-            return Err(DesktopError::Capture(format!(
-                "after typing, the window shows other values than the solution in {}",
-                differences(&now, &solution, None)
-            )));
+            return Err(DesktopError::WrongValues {
+                when: "after typing",
+                cells: differences(&now, &solution, None),
+            });
         }
         (Err(DesktopError::Timeout { .. }), Some(Err(e))) | (Err(e), _) => return Err(e),
     };

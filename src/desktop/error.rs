@@ -1,5 +1,8 @@
 //! The desktop bot's errors: one enum, each message saying what happened and, where nothing
-//! reached the game, that nothing was typed.
+//! reached the game, that nothing was typed. The window's state (minimized, covered, its
+//! pixels unreadable) can change at any time, so those messages say nothing of what was typed:
+//! a run that meets one wraps it in [`DesktopError::Stopped`], which says how many values it
+//! had typed, and where.
 
 use crate::format::ParseError;
 use crate::grid::{Cell, Conflict};
@@ -28,9 +31,7 @@ pub enum DesktopError {
         class: String,
     },
     /// The game window is minimized (or otherwise not shown).
-    #[error(
-        "the window titled {title:?} is minimized: restore it, then run again; nothing was typed"
-    )]
+    #[error("the window titled {title:?} is minimized: restore it, then run again")]
     Minimized {
         /// The title.
         title: String,
@@ -44,7 +45,7 @@ pub enum DesktopError {
     /// Another window covers part of the game's window, so its pixels cannot be read whole.
     #[error(
         "cannot read the window's pixels: it is covered by {by} (at {x},{y}): bring it to the \
-         front; nothing was typed"
+         front"
     )]
     Covered {
         /// The covering window's title (or id).
@@ -226,7 +227,91 @@ pub enum DesktopError {
         #[source]
         source: std::io::Error,
     },
+    /// A run stopped by `reason`, after typing the values of `typed` (none: nothing was
+    /// typed).
+    #[error("{reason}; {}", typed_note(typed))]
+    Stopped {
+        /// Why it stopped.
+        reason: Box<DesktopError>,
+        /// The cells whose values had been sent, in order.
+        typed: Vec<Cell>,
+    },
+    /// A click did not show its cell as the one selected (the window moved under the click,
+    /// the game did not answer, another cell looks selected): no digit is sent to it.
+    #[error("a click on {cell} did not show it as the selected cell ({why}); no digit sent to it")]
+    NotSelected {
+        /// The cell clicked.
+        cell: Cell,
+        /// What was seen.
+        why: String,
+    },
+    /// The window's board shows other values than the solution (read back by its pixels).
+    #[error("{when}, the window shows other values than the solution in {cells}")]
+    WrongValues {
+        /// When it was read ("before the last digit", "after typing").
+        when: &'static str,
+        /// The cells, named.
+        cells: String,
+    },
     /// The hotkey listener failed.
     #[error("cannot listen for hotkeys: {0}")]
     Hotkeys(String),
+}
+
+/// "nothing was typed", or how many values were typed and in which cells.
+fn typed_note(typed: &[Cell]) -> String {
+    if typed.is_empty() {
+        return "nothing was typed".into();
+    }
+    let cells: Vec<String> = typed.iter().map(Cell::to_string).collect();
+    format!("{} value(s) had been typed, in {}", typed.len(), cells.join(" "))
+}
+
+impl DesktopError {
+    /// `self`, saying that the values of `typed` had been typed when it happened (none:
+    /// nothing was typed). An abort keeps its kind (its exit code) inside the wrapper
+    /// ([`DesktopError::cause`]); messages that already say nothing was typed are kept as they
+    /// are when nothing was; an error already wrapped is not wrapped again.
+    pub fn stopped(self, typed: &[Cell]) -> DesktopError {
+        let says_nothing = self.to_string().contains("nothing was typed");
+        match self {
+            DesktopError::Stopped { .. } => self,
+            e if typed.is_empty() && says_nothing => e,
+            e => DesktopError::Stopped { reason: Box::new(e), typed: typed.to_vec() },
+        }
+    }
+
+    /// The error itself, or the one a [`DesktopError::Stopped`] wraps: what the exit code is
+    /// chosen by.
+    pub fn cause(&self) -> &DesktopError {
+        match self {
+            DesktopError::Stopped { reason, .. } => reason.cause(),
+            e => e,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_run_says_what_it_had_typed_and_keeps_its_cause() {
+        let minimized = || DesktopError::Minimized { title: "Sudoku".into() };
+        // Nothing typed: said so, once.
+        let e = minimized().stopped(&[]);
+        assert!(e.to_string().ends_with("restore it, then run again; nothing was typed"), "{e}");
+        assert!(matches!(e.cause(), DesktopError::Minimized { .. }));
+        let unsolvable = DesktopError::Unsolvable.to_string();
+        assert_eq!(DesktopError::Unsolvable.stopped(&[]).to_string(), unsolvable);
+        // Typed: how many and where, never "nothing was typed".
+        let typed = [Cell::from_index(2, 9), Cell::from_index(10, 9)];
+        let e = minimized().stopped(&typed);
+        assert!(e.to_string().ends_with("; 2 value(s) had been typed, in r1c3 r2c2"), "{e}");
+        assert!(!e.to_string().contains("nothing was typed"), "{e}");
+        // An abort keeps its kind for the exit code; a wrapped error is not wrapped again.
+        let e = DesktopError::Aborted.stopped(&typed).stopped(&[]);
+        assert!(matches!(e.cause(), DesktopError::Aborted), "{e}");
+        assert_eq!(e.to_string().matches("had been typed").count(), 1, "{e}");
+    }
 }

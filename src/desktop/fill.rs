@@ -1,7 +1,7 @@
 //! Putting the answer into the game: which cells to type (empty ones and wrong user values),
 //! in which order, by keyboard cursor or by mouse, and the show-thinking display.
 
-use super::backend::{Desktop, MouseButton};
+use super::backend::{Desktop, MouseButton, Rect};
 use super::error::DesktopError;
 use super::game::send_keys;
 use super::keys::{Key, Keys, snake_order};
@@ -49,6 +49,48 @@ impl Proven {
     pub fn then(mut self, next: Proven) -> Proven {
         self.actions.extend(next.actions);
         self
+    }
+}
+
+/// Proves a click of a run by pixels, which has no key model: a left click at `at` for
+/// `cell`, where `area` is the window's place read just before it; the point must be inside
+/// the window.
+pub fn check_click_in(area: Rect, at: (i32, i32), cell: usize) -> Result<Proven, DesktopError> {
+    let inside = Rect { x: at.0, y: at.1, width: 1, height: 1 }.inside(area);
+    if !inside {
+        return Err(DesktopError::UnsafeKey {
+            reason: format!("a click at {},{} is outside the window ({area:?})", at.0, at.1),
+        });
+    }
+    Ok(Proven { actions: vec![Action::Click(MouseButton::Left, at.0, at.1, cell)] })
+}
+
+/// Proves a digit of a run by pixels: the solution's value for the cell the window showed as
+/// the one selected (only [`Selected::seen`] makes that proof), typed as one key.
+pub fn check_digit(selected: &Selected, solution: &Grid) -> Result<Proven, DesktopError> {
+    let index = selected.index;
+    let value = solution.get(index).filter(|&v| (1..=9).contains(&v)).ok_or_else(|| {
+        DesktopError::UnsafeKey {
+            reason: format!(
+                "no single digit for {}",
+                crate::grid::Cell::from_index(index, solution.side())
+            ),
+        }
+    })?;
+    Ok(Proven { actions: vec![Action::Key(Key::Char(char::from(b'0' + value)))] })
+}
+
+/// A cell the window's pixels showed as the one selected, just after the bot clicked it.
+#[derive(Debug)]
+pub struct Selected {
+    index: usize,
+}
+
+impl Selected {
+    /// The proof that `index` is the selected cell: made by the run by pixels only once it has
+    /// seen the cell's own rectangle take a look no other cell on the board has.
+    pub(crate) fn seen(index: usize) -> Selected {
+        Selected { index }
     }
 }
 

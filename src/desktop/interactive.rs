@@ -199,11 +199,17 @@ impl Session {
             let game = PixelGame::of_class(&class);
             desktop.focus_game()?;
             // A refusal names the window read, which the user may not have meant.
-            return by_pixels::run_by_pixels(desktop, &opts, game).map_err(|e| match e {
+            let named = |e: DesktopError| match e {
                 DesktopError::Capture(why) => {
                     DesktopError::Capture(format!("{name} (focused, not Solo): {why}"))
                 }
                 other => other,
+            };
+            return by_pixels::run_by_pixels(desktop, &opts, game).map_err(|e| match e {
+                DesktopError::Stopped { reason, typed } => {
+                    DesktopError::Stopped { reason: Box::new(named(*reason)), typed }
+                }
+                other => named(other),
             });
         }
         let expected = match self.source {

@@ -39,7 +39,7 @@ use crate::pixels::RgbaImage;
 const PW_RENDERFULLCONTENT: u32 = 2;
 
 fn refuse(why: String) -> DesktopError {
-    DesktopError::Capture(format!("{why}; nothing was typed"))
+    DesktopError::Capture(why)
 }
 
 /// The foreground window and its client area on the screen, refused when it is minimized or

@@ -88,7 +88,7 @@ impl X11Desktop {
                 break found;
             }
             if desktop.input.elapsed() >= deadline {
-                return Err(desktop.not_found(title));
+                return Err(desktop.not_found(title).stopped(&[]));
             }
             desktop.input.pause(Duration::from_millis(50));
         };

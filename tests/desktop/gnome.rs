@@ -3,6 +3,7 @@
 //! completion dialog ("Well done, you completed the puzzle"), a second window of its process
 //! that it shows only when the board is solved.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::harness::{GNOME_SUDOKU, Game, Screen, require_tools};
@@ -292,4 +293,151 @@ fn cells_as_read(stderr: &str) -> Vec<String> {
         .flatten()
         .map(str::to_string)
         .collect()
+}
+
+/// Issue 32: the bot started with its test pause (`SUDOBOT_TEST_PAUSE`) after `n` values,
+/// once it has paused there (the board then shows those values), and the file whose removal
+/// lets it go on.
+fn paused_bot(screen: &Screen, n: usize, name: &str) -> (super::harness::Running, PathBuf) {
+    let pause = screen.bot_tmp().join(name);
+    let spec = format!("{n}:{}", pause.display());
+    let bot = screen.spawn_sudobot_env(
+        &["desktop", "--auto", "--game", "gnome-sudoku", "--timeout", "3000"],
+        &[("SUDOBOT_TEST_PAUSE", &spec)],
+    );
+    super::harness::wait_until("the bot's pause mid-fill", Duration::from_secs(60), || {
+        pause.exists().then_some(())
+    });
+    (bot, pause)
+}
+
+/// Lets a paused bot go on and waits for its exit: its code and output.
+fn resumed(mut bot: super::harness::Running, pause: &Path) -> (Option<i32>, String) {
+    std::fs::remove_file(pause).expect("end the pause");
+    let code = bot.wait_exit(Duration::from_secs(90));
+    let out = bot.output();
+    eprintln!("exit {code:?}: {out}");
+    (code, out)
+}
+
+/// The cells a failure message says were typed ("N value(s) had been typed, in r1c2 ...").
+fn typed_cells(message: &str) -> Vec<usize> {
+    let Some(list) = message.split(" value(s) had been typed, in ").nth(1) else {
+        return Vec::new();
+    };
+    let cell = |word: &str| {
+        let (r, c) = word.strip_prefix('r')?.split_once('c')?;
+        Some((r.parse::<usize>().ok()? - 1) * 9 + c.parse::<usize>().ok()? - 1)
+    };
+    list.split_whitespace().map_while(cell).collect()
+}
+
+/// Checks a stopped run's message against the board as the game shows it now: every value on
+/// the board is the solution's, and the cells that changed since `before` are the cells the
+/// message names, as many as it counts ("nothing was typed" when none changed).
+fn check_typed_against_board(screen: &Screen, before: &str, solved: &str, message: &str) {
+    let now = board(screen);
+    for (i, (a, s)) in now.bytes().zip(solved.bytes()).enumerate() {
+        assert!(a == b'.' || a == s, "cell {i} holds {} on the board: {now}", a as char);
+    }
+    let changed: Vec<usize> =
+        (0..81).filter(|&i| now.as_bytes()[i] != before.as_bytes()[i]).collect();
+    if changed.is_empty() {
+        assert!(message.contains("nothing was typed"), "{message}");
+        return;
+    }
+    assert!(!message.contains("nothing was typed"), "{message}");
+    assert!(
+        message.contains(&format!("; {} value(s) had been typed, in ", changed.len())),
+        "{message}"
+    );
+    let mut named = typed_cells(message);
+    named.sort_unstable();
+    assert_eq!(named, changed, "the cells named are the cells typed: {message}");
+}
+
+#[test]
+fn minimized_or_covered_mid_fill_the_message_counts_what_the_board_shows() {
+    require_tools!();
+    let mut screen = Screen::start(1024, 768);
+    screen.start_window_manager();
+    let Some(game) = launch(&mut screen, "Easy") else { return };
+    let puzzle = board(&screen);
+    let solved = run_solve(&puzzle);
+    // Minimized once 3 values show.
+    let (bot, pause) = paused_bot(&screen, 3, "pause-minimized");
+    screen.xdotool(&["windowminimize", "--sync", &game.window]);
+    let (code, out) = resumed(bot, &pause);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("\"Sudoku\" is minimized"), "{out}");
+    screen.xdotool(&["windowactivate", "--sync", &game.window]);
+    check_typed_against_board(&screen, &puzzle, &solved, &out);
+    // Covered once 3 more show: a window over the game's top left corner (where a capture
+    // looks for covers), away from the cells the bot is filling.
+    let before = board(&screen);
+    let (bot, pause) = paused_bot(&screen, 3, "pause-covered");
+    let place = screen.xdotool(&["getwindowgeometry", &game.window]);
+    let at = place.split("Position: ").nth(1).and_then(|p| p.split_whitespace().next());
+    let (x, y) = at.and_then(|p| p.split_once(',')).expect("the window's position");
+    let (x, y): (i32, i32) = (x.parse().expect("x"), y.parse().expect("y"));
+    screen.window_titled("Over the game", &format!("120x90+{}+{}", x.max(0), y.max(0)));
+    let (code, out) = resumed(bot, &pause);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("covered by \"Over the game\""), "{out}");
+    check_typed_against_board(&screen, &before, &solved, &out);
+    screen.close(game);
+}
+
+#[test]
+fn with_the_highlighter_on_a_window_moved_mid_fill_gets_no_digit_in_a_wrong_cell() {
+    require_tools!();
+    let mut screen = Screen::start(1280, 1024);
+    let Some(game) = screen.launch_gnome_sudoku_with("Easy", &[("highlighter", "true")]) else {
+        eprintln!("skipping: {GNOME_SUDOKU} is not installed (apt-get install gnome-sudoku)");
+        return;
+    };
+    // No window manager: the window goes exactly where it is moved. Room for a cell's move
+    // each way.
+    let (x0, y0) = (128, 96);
+    move_window(&screen, &game.window, x0, y0);
+    let puzzle = board(&screen);
+    let solved = run_solve(&puzzle);
+    let (bot, pause) = paused_bot(&screen, 3, "pause-moved");
+    // The next cell the bot clicks, and a neighbour in its row or column (which the
+    // highlighter tints with it) that is empty: the window moves by a cell so that the next
+    // cell's old place on the screen is that neighbour's now.
+    let now = board(&screen);
+    let next = now.find('.').expect("an empty cell left");
+    let (row, col) = ((next / 9) as i32, (next % 9) as i32);
+    let moves = [(64, 0, 0, -1), (-64, 0, 0, 1), (0, 64, -1, 0), (0, -64, 1, 0)];
+    let empty = |r: i32, c: i32| {
+        (0..9).contains(&r) && (0..9).contains(&c) && now.as_bytes()[(r * 9 + c) as usize] == b'.'
+    };
+    let (dx, dy, _, _) =
+        moves.into_iter().find(|&(_, _, dr, dc)| empty(row + dr, col + dc)).unwrap_or(moves[0]);
+    move_window(&screen, &game.window, x0 + dx, y0 + dy);
+    let (code, out) = resumed(bot, &pause);
+    match code {
+        // Solved with the new place: the game's own verdict is its completion dialog.
+        Some(0) => {
+            assert!(out.contains("completion dialog"), "{out}");
+            let windows = screen.windows_of(&game);
+            assert_eq!(windows.len(), 2, "the game's completion dialog ({windows:?})");
+        }
+        // Or stopped, saying what it had typed, with no digit in a wrong cell.
+        _ => {
+            assert_eq!(code, Some(1), "{out}");
+            check_typed_against_board(&screen, &now, &solved, &out);
+        }
+    }
+    screen.close(game);
+}
+
+/// Moves a window (no window manager) and waits until X says it is there.
+fn move_window(screen: &Screen, window: &str, x: i32, y: i32) {
+    screen.xdotool(&["windowmove", window, &x.to_string(), &y.to_string()]);
+    let want = format!("Position: {x},{y} ");
+    super::harness::wait_until("the window to move", Duration::from_secs(10), || {
+        screen.xdotool(&["getwindowgeometry", window]).contains(&want).then_some(())
+    });
 }

@@ -230,6 +230,16 @@ impl Screen {
     /// in its "Select Difficulty" window (Easy, Medium, Hard, Very Hard) and waits for the
     /// game's window (`Sudoku`). `None` when gnome-sudoku is not installed.
     pub fn launch_gnome_sudoku(&mut self, level: &str) -> Option<Game> {
+        self.launch_gnome_sudoku_with(level, &[])
+    }
+
+    /// [`Screen::launch_gnome_sudoku`] with some of its settings (`org.gnome.Sudoku` keys,
+    /// GVariant text: `("highlighter", "true")`), kept in a key file in its private home.
+    pub fn launch_gnome_sudoku_with(
+        &mut self,
+        level: &str,
+        settings: &[(&str, &str)],
+    ) -> Option<Game> {
         if !Path::new(GNOME_SUDOKU).exists() {
             return None;
         }
@@ -244,8 +254,22 @@ impl Screen {
             std::fs::create_dir_all(&dir).expect("create the game's XDG directory");
             c.env(key, dir);
         }
-        // Settings in memory (no dconf), no accessibility bus.
-        c.env("HOME", &home).env("GSETTINGS_BACKEND", "memory").env("NO_AT_BRIDGE", "1");
+        // Settings in memory (no dconf), or in a key file when some are set; no accessibility
+        // bus.
+        let backend = match settings.is_empty() {
+            true => "memory",
+            false => {
+                let dir = home.join(".config/glib-2.0/settings");
+                std::fs::create_dir_all(&dir).expect("create the game's settings directory");
+                let mut text = String::from("[org/gnome/Sudoku]\n");
+                for (key, value) in settings {
+                    text.push_str(&format!("{key}={value}\n"));
+                }
+                std::fs::write(dir.join("keyfile"), text).expect("write the game's settings");
+                "keyfile"
+            }
+        };
+        c.env("HOME", &home).env("GSETTINGS_BACKEND", backend).env("NO_AT_BRIDGE", "1");
         let child =
             c.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("start gnome-sudoku");
         let pid = child.id().to_string();

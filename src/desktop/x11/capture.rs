@@ -1,6 +1,7 @@
 //! The game window's pixels through X11 `GetImage` (pure Rust over x11rb), for the pixel
-//! reader. A window that is partly off-screen or covered by another window is refused: X keeps
-//! no contents for the parts that cannot be seen, so those pixels would be whatever is there.
+//! reader. A window that is minimized, partly off-screen or covered by another window is
+//! refused: X keeps no contents for the parts that cannot be seen, so those pixels would be
+//! whatever is there. The refusals say nothing of what was typed: a run adds that.
 
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{ConnectionExt, ImageFormat, ImageOrder};
@@ -13,10 +14,14 @@ use crate::pixels::RgbaImage;
 impl X11Desktop {
     /// The game window's pixels, RGBA.
     pub(super) fn capture_game(&mut self) -> Result<RgbaImage, DesktopError> {
-        let refuse = |why: String| DesktopError::Capture(format!("{why}; nothing was typed"));
+        let refuse = DesktopError::Capture;
         let Some(area) = self.game_area()? else {
             return Err(refuse("the window's place on the screen is unknown".into()));
         };
+        // Iconified by a window manager (or unmapped): nothing of it is on the screen.
+        if !self.viewable(self.game)? {
+            return Err(DesktopError::Minimized { title: self.title.clone() });
+        }
         let (screen_w, screen_h) = self.screen_pixels()?;
         if !area.inside(Rect { x: 0, y: 0, width: screen_w, height: screen_h }) {
             return Err(refuse(format!(
