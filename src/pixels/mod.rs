@@ -485,10 +485,15 @@ pub fn read_picture(image: Rgba<'_>) -> Result<BoardRead, PixelError> {
     };
     let Some((straight, side, margin)) = rectify::warped(image) else { return Err(first) };
     let Some(view) = straight.view() else { return Err(first) };
-    match rectify::grid_in_square(&straight, side, margin) {
-        Some(board) => read_board(view, board),
-        None => Err(first),
+    // Of the grids found, the read with the fewest uncertain cells.
+    let mut best: Option<BoardRead> = None;
+    for board in rectify::grid_in_square(&straight, side, margin) {
+        let Ok(read) = read_board(view, board) else { continue };
+        if best.as_ref().is_none_or(|b| read.uncertain().len() < b.uncertain().len()) {
+            best = Some(read);
+        }
     }
+    best.ok_or(first)
 }
 
 /// Reads an image's board and gives its puzzle, refusing any board with an uncertain cell.

@@ -325,18 +325,38 @@ struct Band {
 /// `margin` to `margin + side` each way (the quadrilateral may have taken in print beside
 /// the board). Grid lines are bands of pixel rows (or columns) where most of the square's
 /// width has dark ink; the board is the widest run of 9, 6 or 4 cells between such bands at
-/// even spacing, with no band across the middle of any cell, the same side both ways.
-pub(crate) fn grid_in_square(picture: &Picture, side: usize, margin: usize) -> Option<Board> {
-    let view = picture.view()?;
+/// even spacing, with no band across the middle of any cell, the same side both ways. Found
+/// twice: with lines taken as straight, then as a few pixels off straight (a curled page, a
+/// lens), which finds more grids but crops the cells closer; both are given when found.
+pub(crate) fn grid_in_square(picture: &Picture, side: usize, margin: usize) -> Vec<Board> {
+    let Some(view) = picture.view() else { return Vec::new() };
     let (w, h) = (picture.width, picture.height);
     if margin + side > w.min(h) {
-        return None;
+        return Vec::new();
     }
     let g = grey(view);
     let ink = threshold(&g, w, h, (side / 60).max(4), true);
+    let straight = (side / 150).max(1);
+    [straight, (side / 100).max(1)]
+        .into_iter()
+        .filter_map(|reach| grid_at(&ink, w, h, side, margin, reach, reach - straight))
+        .collect()
+}
+
+/// The grid of [`grid_in_square`] in its ink, taking a line's ink within `reach` rows (or
+/// columns) of a position as on it, and taking `shrink` off each side of a band found so
+/// (what a wider reach adds to a straight line's band).
+fn grid_at(
+    ink: &[bool],
+    w: usize,
+    h: usize,
+    side: usize,
+    margin: usize,
+    reach: usize,
+    shrink: usize,
+) -> Option<Board> {
     // The share of the square's width with ink within `reach` rows of each row (columns
     // when `across`).
-    let reach = (side / 150).max(1);
     let profile = |across: bool| -> Vec<f32> {
         let limit = if across { w } else { h };
         (0..limit)
@@ -362,6 +382,11 @@ pub(crate) fn grid_in_square(picture: &Picture, side: usize, margin: usize) -> O
                 Some(b) if b.far + 1 == p => b.far = p,
                 _ => out.push(Band { near: p, far: p }),
             }
+        }
+        for b in &mut out {
+            let keep = (b.far - b.near) / 2;
+            let cut = shrink.min(keep);
+            (b.near, b.far) = (b.near + cut, b.far - cut);
         }
         out
     };
