@@ -107,3 +107,41 @@ fn an_uncertain_cell_the_solution_needs_refuses_the_board() {
         .stderr(predicate::str::contains("1 cell is uncertain: r1c1"))
         .stderr(predicate::str::contains("refusing to guess"));
 }
+
+/// A 40-megapixel 16-bit PNG (0.3 MB on disk, 320 MB as 16-bit RGBA) is read within a
+/// bounded address space: its samples are cut to 8 bits while decoding, so the picture takes
+/// 4 bytes a pixel (it peaked at 475 MB when decoded whole at 16 bits and then converted).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_16_bit_png_is_read_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("big16.png");
+    let side = 6324u32; // 39.99 megapixels, under the 40-megapixel limit
+    {
+        let file = std::io::BufWriter::new(std::fs::File::create(&path).expect("create"));
+        let mut e = png::Encoder::new(file, side, side);
+        e.set_color(png::ColorType::Rgba);
+        e.set_depth(png::BitDepth::Sixteen);
+        e.set_compression(png::Compression::Fast);
+        let mut w = e.write_header().expect("header").into_stream_writer().expect("stream");
+        let row = vec![0xffu8; side as usize * 8];
+        for _ in 0..side {
+            std::io::Write::write_all(&mut w, &row).expect("row");
+        }
+        w.finish().expect("finish");
+    }
+    // 300 MB of address space: enough for the 8-bit picture and the reader's work, not for
+    // a 16-bit copy of it.
+    let bin = assert_cmd::cargo::cargo_bin("sudobot");
+    std::process::Command::new("sh")
+        .args(["-c", "ulimit -v 300000 && exec \"$0\" solve --image \"$1\""])
+        .arg(&bin)
+        .arg(&path)
+        .output()
+        .map(|out| {
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert_eq!(out.status.code(), Some(2), "{err}");
+            assert!(err.contains("no sudoku board found"), "{err}");
+        })
+        .expect("runs");
+}

@@ -292,7 +292,7 @@ fn run_image(
             return Ok(Code::BadInput);
         }
     };
-    let read = pixels::decode(&bytes).and_then(|image| pixels::read(image.view()?));
+    let read = pixels::decode(&bytes).and_then(|image| pixels::read_picture(image.view()?));
     let read = match read {
         Ok(read) => read,
         Err(e) => {

@@ -46,11 +46,35 @@ pub struct Board {
 }
 
 impl Board {
+    /// Where the board is in the image.
+    pub fn area(&self) -> Area {
+        Area { left: self.left, top: self.top, width: self.width, height: self.height }
+    }
+
     /// The centre of a cell in image pixels (for clicking), row and column 0-based.
     pub fn cell_centre(&self, row: usize, col: usize) -> Option<(usize, usize)> {
         let (y0, y1) = *self.rows.get(row)?;
         let (x0, x1) = *self.cols.get(col)?;
         Some(((x0 + x1) / 2, (y0 + y1) / 2))
+    }
+}
+
+/// A rectangle in an image, in pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Area {
+    /// Left edge.
+    pub left: usize,
+    /// Top edge.
+    pub top: usize,
+    /// Width.
+    pub width: usize,
+    /// Height.
+    pub height: usize,
+}
+
+impl std::fmt::Display for Area {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{} px at ({}, {})", self.width, self.height, self.left, self.top)
     }
 }
 
@@ -198,6 +222,7 @@ pub fn find(image: Rgba<'_>) -> Result<Board, PixelError> {
     for bg in backgrounds(image) {
         match find_on(image, bg) {
             Ok(board) => return Ok(board),
+            Err(e @ PixelError::TwoBoards { .. }) => return Err(e),
             Err(e) => {
                 first.get_or_insert(e);
             }
@@ -217,7 +242,11 @@ fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
     }
     let horizontal = lines(h, w, |x, y| ink[y * w + x])?;
     let vertical = lines(w, h, |y, x| ink[y * w + x])?;
-    let mut best: Option<Board> = None;
+    // Every board at least as wide as the widest so far, less the tolerance of "the same
+    // size": two boards of one size apart from each other are refused (which is meant?).
+    let same = |a: usize, b: usize| a.abs_diff(b) <= a.max(b) / 50 + 3;
+    let mut found: Vec<Board> = Vec::new();
+    let widest = |found: &[Board]| found.iter().map(|b| b.width).max().unwrap_or(0);
     for (ai, a) in horizontal.iter().enumerate() {
         for b in horizontal.iter().skip(ai + 1) {
             let (top, bottom) = if a.near < b.near { (a, b) } else { (b, a) };
@@ -230,21 +259,44 @@ fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
             if width.abs_diff(height) > width / 25 + 3 {
                 continue;
             }
-            if best.as_ref().is_some_and(|bb| bb.width >= width) {
+            let most = widest(&found);
+            if most > width && !same(most, width) {
                 continue;
             }
             if let Some(board) = fit(top, bottom, &horizontal, &vertical, tol) {
-                best = Some(board);
+                found.push(board);
             }
         }
     }
-    best.ok_or_else(|| {
-        PixelError::NoBoard(format!(
+    let most = widest(&found);
+    found.retain(|b| same(most, b.width));
+    // The widest first; among equals, the first found.
+    found.sort_by_key(|b| std::cmp::Reverse(b.width));
+    let mut boards = found.into_iter();
+    let Some(best) = boards.next() else {
+        return Err(PixelError::NoBoard(format!(
             "no square grid of 4, 6, 9 or 16 cells a side among {} long horizontal and {} long vertical lines",
             horizontal.len(),
             vertical.len()
-        ))
-    })
+        )));
+    };
+    if let Some(other) = boards.find(|b| !overlap(b, &best)) {
+        let (first, second) = if (other.top, other.left) < (best.top, best.left) {
+            (&other, &best)
+        } else {
+            (&best, &other)
+        };
+        return Err(PixelError::TwoBoards { first: first.area(), second: second.area() });
+    }
+    Ok(best)
+}
+
+/// Whether two boards' rectangles share a pixel.
+fn overlap(a: &Board, b: &Board) -> bool {
+    a.left < b.left + b.width
+        && b.left < a.left + a.width
+        && a.top < b.top + b.height
+        && b.top < a.top + a.height
 }
 
 /// The board framed by two horizontal lines, if the vertical border and the inner lines of

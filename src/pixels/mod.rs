@@ -8,6 +8,7 @@
 pub mod board;
 pub(crate) mod cells;
 pub mod digits;
+mod rectify;
 
 #[cfg(test)]
 mod tests;
@@ -65,6 +66,16 @@ pub enum PixelError {
     /// No grid of lines that makes a board was found.
     #[error("no sudoku board found in the image: {0}")]
     NoBoard(String),
+    /// Two boards of the same size, apart: which one is meant cannot be told.
+    #[error(
+        "two boards of the same size were found, the first {first}, the second {second}: crop the image to the one meant"
+    )]
+    TwoBoards {
+        /// The one higher up (or further left).
+        first: board::Area,
+        /// The other.
+        second: board::Area,
+    },
     /// A board was found, but of a side the reader does not read.
     #[error("a {side}x{side} board was found; only 4x4, 6x6 and 9x9 boards are read")]
     UnsupportedSide {
@@ -135,7 +146,7 @@ impl<'a> Rgba<'a> {
     }
 
     /// The colour at a pixel (alpha dropped: transparent pixels are taken as drawn on white).
-    fn rgb(&self, x: usize, y: usize) -> [u8; 3] {
+    pub(crate) fn rgb(&self, x: usize, y: usize) -> [u8; 3] {
         let i = (y * self.width + x) * 4;
         let a = u16::from(self.data[i + 3]);
         let over_white = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
@@ -161,30 +172,132 @@ impl RgbaImage {
     }
 }
 
-/// Decodes a PNG or JPEG file's bytes, refusing images above [`MAX_PIXELS`] before
-/// allocating them.
+/// Decodes a PNG or JPEG file's bytes into 8-bit RGBA, refusing images above [`MAX_PIXELS`]
+/// before allocating them, and turned upright by their EXIF orientation (a phone photo taken
+/// upside down is stored upside down with an orientation tag; read as stored, its 6s are 9s).
+///
+/// Memory is bounded by the pixels alone: the decoded samples go straight into the RGBA
+/// buffer (4 bytes a pixel), 16-bit PNGs are cut to 8 bits row by row as they are decoded,
+/// and only a rotation by a quarter turn needs a second buffer of the same size.
 pub fn decode(bytes: &[u8]) -> Result<RgbaImage, PixelError> {
+    let format = image::guess_format(bytes)
+        .map_err(|_| PixelError::Decode("not a PNG or JPEG file".into()))?;
+    let (image, orientation) = match format {
+        image::ImageFormat::Png => decode_png(bytes)?,
+        image::ImageFormat::Jpeg => decode_8bit(bytes, format)?,
+        _ => return Err(PixelError::Decode("not a PNG or JPEG file".into())),
+    };
+    upright(image, orientation)
+}
+
+/// Errors of the decoders, as text.
+fn decode_error(e: impl fmt::Display) -> PixelError {
+    PixelError::Decode(e.to_string())
+}
+
+/// Refuses sizes above [`MAX_PIXELS`]; gives the pixel count.
+fn pixel_count(width: u32, height: u32) -> Result<usize, PixelError> {
+    let (w, h) = (width as usize, height as usize);
+    match w.checked_mul(h) {
+        Some(p) if p <= MAX_PIXELS => Ok(p),
+        _ => Err(PixelError::TooLarge { width: w, height: h }),
+    }
+}
+
+/// Widens `n` pixels of `channels` 8-bit samples (gray, gray and alpha, RGB or RGBA) at the
+/// start of `buf` to RGBA in place, from the last pixel back so no sample is overwritten
+/// before it is read.
+fn widen_to_rgba(buf: &mut [u8], n: usize, channels: usize) {
+    for i in (0..n).rev() {
+        let s = i * channels;
+        let px = match channels {
+            1 => [buf[s], buf[s], buf[s], 255],
+            2 => [buf[s], buf[s], buf[s], buf[s + 1]],
+            3 => [buf[s], buf[s + 1], buf[s + 2], 255],
+            _ => [buf[s], buf[s + 1], buf[s + 2], buf[s + 3]],
+        };
+        buf[i * 4..i * 4 + 4].copy_from_slice(&px);
+    }
+}
+
+/// A PNG through the `png` crate, which cuts 16-bit samples to 8 bits and expands palettes
+/// and low bit depths while decoding (the `image` crate would hold the 16-bit image whole).
+fn decode_png(bytes: &[u8]) -> Result<(RgbaImage, image::metadata::Orientation), PixelError> {
+    let limits = png::Limits { bytes: MAX_PIXELS * 4 + (1 << 20) };
+    let mut decoder = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), limits);
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(decode_error)?;
+    let (w, h) = reader.info().size();
+    let n = pixel_count(w, h)?;
+    let orientation = reader
+        .info()
+        .exif_metadata
+        .as_deref()
+        .and_then(image::metadata::Orientation::from_exif_chunk)
+        .unwrap_or(image::metadata::Orientation::NoTransforms);
+    let channels = match reader.output_color_type() {
+        (png::ColorType::Grayscale, png::BitDepth::Eight) => 1,
+        (png::ColorType::GrayscaleAlpha, png::BitDepth::Eight) => 2,
+        (png::ColorType::Rgb, png::BitDepth::Eight) => 3,
+        (png::ColorType::Rgba, png::BitDepth::Eight) => 4,
+        (c, d) => return Err(PixelError::Decode(format!("unsupported PNG colour {c:?} {d:?}"))),
+    };
+    let need = reader
+        .output_buffer_size()
+        .filter(|&b| b <= n * 4)
+        .ok_or_else(|| PixelError::Decode("the PNG's rows do not fit its size".into()))?;
+    let mut data = vec![0u8; n * 4];
+    reader.next_frame(&mut data[..need]).map_err(decode_error)?;
+    widen_to_rgba(&mut data, n, channels);
+    Ok((RgbaImage { width: w as usize, height: h as usize, data }, orientation))
+}
+
+/// An 8-bit image (JPEG) through the `image` crate, decoded into the RGBA buffer itself.
+fn decode_8bit(
+    bytes: &[u8],
+    format: image::ImageFormat,
+) -> Result<(RgbaImage, image::metadata::Orientation), PixelError> {
     use image::ImageDecoder;
-    let cursor = std::io::Cursor::new(bytes);
-    let reader = image::ImageReader::new(cursor)
-        .with_guessed_format()
-        .map_err(|e| PixelError::Decode(e.to_string()))?;
-    if reader.format().is_none() {
-        return Err(PixelError::Decode("not a PNG or JPEG file".into()));
-    }
-    let mut limits = image::Limits::default();
-    limits.max_alloc = Some((MAX_PIXELS as u64) * 8);
-    let mut decoder = reader.into_decoder().map_err(|e| PixelError::Decode(e.to_string()))?;
+    let reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    let mut decoder = reader.into_decoder().map_err(decode_error)?;
     let (w, h) = decoder.dimensions();
-    let (width, height) = (w as usize, h as usize);
-    if width.checked_mul(height).is_none_or(|p| p > MAX_PIXELS) {
-        return Err(PixelError::TooLarge { width, height });
+    let n = pixel_count(w, h)?;
+    let mut limits = image::Limits::default();
+    limits.max_alloc = Some((MAX_PIXELS as u64) * 4);
+    decoder.set_limits(limits).map_err(decode_error)?;
+    let orientation = decoder.orientation().map_err(decode_error)?;
+    let channels = match decoder.color_type() {
+        image::ColorType::L8 => 1,
+        image::ColorType::La8 => 2,
+        image::ColorType::Rgb8 => 3,
+        image::ColorType::Rgba8 => 4,
+        c => return Err(PixelError::Decode(format!("unsupported colour type {c:?}"))),
+    };
+    let mut data = vec![0u8; n * 4];
+    decoder.read_image(&mut data[..n * channels]).map_err(decode_error)?;
+    widen_to_rgba(&mut data, n, channels);
+    Ok((RgbaImage { width: w as usize, height: h as usize, data }, orientation))
+}
+
+/// The image turned as its EXIF orientation says.
+fn upright(
+    image: RgbaImage,
+    orientation: image::metadata::Orientation,
+) -> Result<RgbaImage, PixelError> {
+    if orientation == image::metadata::Orientation::NoTransforms {
+        return Ok(image);
     }
-    decoder.set_limits(limits).map_err(|e| PixelError::Decode(e.to_string()))?;
-    let image = image::DynamicImage::from_decoder(decoder)
-        .map_err(|e| PixelError::Decode(e.to_string()))?;
-    let rgba = image.into_rgba8();
-    Ok(RgbaImage { width, height, data: rgba.into_raw() })
+    let (w, h) = (image.width as u32, image.height as u32);
+    let buffer = image::RgbaImage::from_raw(w, h, image.data)
+        .ok_or_else(|| PixelError::Decode("the decoded buffer does not match its size".into()))?;
+    let mut dynamic = image::DynamicImage::ImageRgba8(buffer);
+    dynamic.apply_orientation(orientation);
+    let rgba = dynamic.into_rgba8();
+    Ok(RgbaImage {
+        width: rgba.width() as usize,
+        height: rgba.height() as usize,
+        data: rgba.into_raw(),
+    })
 }
 
 /// How a cell was read.
@@ -316,12 +429,40 @@ impl fmt::Display for BoardRead {
 }
 
 /// Reads the board in an image: finds it, then reads every cell. Fails when there is no
-/// board; succeeds with uncertain cells marked otherwise (see [`BoardRead::grid`]).
+/// board; succeeds with uncertain cells marked otherwise (see [`BoardRead::grid`]). The
+/// board's coordinates are the image's (for clicking).
+///
+/// The board is looked for by its lines against the image's background colours; failing
+/// that, in the image binarized by an adaptive threshold (ink darker, then lighter, than its
+/// surroundings), which finds faint lines on dark themes and lines through tinted cells.
 pub fn read(image: Rgba<'_>) -> Result<BoardRead, PixelError> {
     if digits::template_count() == 0 {
         return Err(PixelError::NoTemplates);
     }
-    let board = board::find(image)?;
+    let board = find_board(image)?;
+    read_board(image, board)
+}
+
+/// The board by its lines, or in the binarized image.
+fn find_board(image: Rgba<'_>) -> Result<Board, PixelError> {
+    let first = match board::find(image) {
+        Ok(board) => return Ok(board),
+        Err(e @ PixelError::TwoBoards { .. }) => return Err(e),
+        Err(e) => e,
+    };
+    for picture in rectify::binarized(image) {
+        let Some(view) = picture.view() else { continue };
+        match board::find(view) {
+            Ok(board) => return Ok(board),
+            Err(e @ PixelError::TwoBoards { .. }) => return Err(e),
+            Err(_) => {}
+        }
+    }
+    Err(first)
+}
+
+/// Reads the cells of a board found in `image`.
+fn read_board(image: Rgba<'_>, board: Board) -> Result<BoardRead, PixelError> {
     if !matches!(board.side, 4 | 6 | 9) {
         return Err(PixelError::UnsupportedSide { side: board.side });
     }
@@ -330,6 +471,29 @@ pub fn read(image: Rgba<'_>) -> Result<BoardRead, PixelError> {
     }
     let cells = cells::read_cells(image, &board);
     Ok(BoardRead { board, cells })
+}
+
+/// Reads the board in a picture that may be a photo: as [`read`], and when no board is found
+/// that way, the largest four-cornered piece of ink is warped onto a square (undoing the
+/// perspective and rotation of a camera) and the board is looked for there. The board's
+/// coordinates are then those of the straightened picture, not of `image`: for reading only
+/// (`solve --image`), never for clicking.
+pub fn read_picture(image: Rgba<'_>) -> Result<BoardRead, PixelError> {
+    let first = match read(image) {
+        Err(e @ PixelError::NoBoard(_)) => e,
+        other => return other,
+    };
+    let Some((straight, side, margin)) = rectify::warped(image) else { return Err(first) };
+    let Some(view) = straight.view() else { return Err(first) };
+    // Of the grids found, the read with the fewest uncertain cells.
+    let mut best: Option<BoardRead> = None;
+    for board in rectify::grid_in_square(&straight, side, margin) {
+        let Ok(read) = read_board(view, board) else { continue };
+        if best.as_ref().is_none_or(|b| read.uncertain().len() < b.uncertain().len()) {
+            best = Some(read);
+        }
+    }
+    best.ok_or(first)
 }
 
 /// Reads an image's board and gives its puzzle, refusing any board with an uncertain cell.

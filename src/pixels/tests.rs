@@ -851,3 +851,227 @@ fn letters_shaped_like_digits_are_never_read_as_digits() {
     let found = glyphs_read_as_digits(&['q', 'Z', '&', 'T', 'B', 'S', 'b', 't', '$', 'A']);
     assert!(found.is_empty(), "read as certain digits: {found:?}");
 }
+
+/// An EXIF block (big-endian TIFF) holding only an orientation.
+fn exif_orientation(value: u8) -> Vec<u8> {
+    let mut v = b"MM\0\x2a\0\0\0\x08".to_vec();
+    v.extend_from_slice(&[0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, value, 0, 0, 0, 0, 0, 0]);
+    v
+}
+
+/// An 80x50 white picture with a black 20x20 square in its top-left corner, encoded with an
+/// EXIF orientation.
+fn oriented(jpeg: bool, orientation: u8) -> Vec<u8> {
+    use image::ImageEncoder;
+    let mut c = Canvas::new(80, 50, [255, 255, 255]);
+    c.rect(0, 0, 20, 20, [0, 0, 0]);
+    let mut out = Vec::new();
+    let exif = exif_orientation(orientation);
+    if jpeg {
+        // JPEG has no alpha.
+        let rgb: Vec<u8> = c.px.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+        let mut e = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 95);
+        e.set_exif_metadata(exif).expect("JPEG takes EXIF");
+        e.write_image(&rgb, 80, 50, image::ExtendedColorType::Rgb8).expect("encodes");
+    } else {
+        let mut e = image::codecs::png::PngEncoder::new(&mut out);
+        e.set_exif_metadata(exif).expect("PNG takes EXIF");
+        e.write_image(&c.px, 80, 50, image::ExtendedColorType::Rgba8).expect("encodes");
+    }
+    out
+}
+
+/// Whether the decoded picture is dark at a pixel.
+fn dark(image: &RgbaImage, x: usize, y: usize) -> bool {
+    image.data[(y * image.width + x) * 4] < 100
+}
+
+/// A photo stored sideways or upside down with an EXIF orientation is turned upright: its
+/// corner square lands where the orientation says (an upside-down photo read as stored reads
+/// 6s as 9s).
+#[test]
+fn exif_orientation_is_honoured() {
+    // 6: turn a quarter clockwise: 50x80, the square top right.
+    let png = decode(&oriented(false, 6)).expect("decodes");
+    assert_eq!((png.width, png.height), (50, 80));
+    assert!(dark(&png, 40, 10) && !dark(&png, 10, 10) && !dark(&png, 10, 70));
+    // 3: half a turn: the square bottom right.
+    let jpeg = decode(&oriented(true, 3)).expect("decodes");
+    assert_eq!((jpeg.width, jpeg.height), (80, 50));
+    assert!(dark(&jpeg, 70, 40) && !dark(&jpeg, 10, 10));
+    // 1: as stored.
+    let plain = decode(&oriented(false, 1)).expect("decodes");
+    assert!(dark(&plain, 10, 10) && !dark(&plain, 70, 40));
+}
+
+/// A 16-bit PNG is read as 8 bits a channel (cut while decoding, not after).
+#[test]
+fn a_16_bit_png_decodes_to_8_bits() {
+    let (w, h) = (60u32, 40u32);
+    let mut raw = Vec::new();
+    for i in 0..w * h {
+        let v: u16 = if i % 2 == 0 { 0x1234 } else { 0xfedc };
+        raw.extend_from_slice(&v.to_be_bytes());
+    }
+    let mut out = Vec::new();
+    {
+        let mut e = png::Encoder::new(&mut out, w, h);
+        e.set_color(png::ColorType::Grayscale);
+        e.set_depth(png::BitDepth::Sixteen);
+        let mut writer = e.write_header().expect("header");
+        writer.write_image_data(&raw).expect("data");
+    }
+    let image = decode(&out).expect("decodes");
+    assert_eq!((image.width, image.height), (60, 40));
+    assert_eq!(&image.data[..8], &[0x12, 0x12, 0x12, 255, 0xfe, 0xfe, 0xfe, 255]);
+}
+
+/// Two boards of the same size side by side: which is meant cannot be told, so the image is
+/// refused with both named; beside a smaller second board, the larger one is read.
+#[test]
+fn two_equal_boards_are_refused_with_both_named() {
+    let font = font(0);
+    let style = Style { cell: 24, ..LIGHT };
+    let a = puzzle(9, 3, 3, 7, false, false);
+    let b = puzzle(9, 3, 3, 8, false, false);
+    let mut c = Canvas::new(560, 280, style.bg);
+    let size = draw(&mut c, 10, 20, &a, &style, &font);
+    draw(&mut c, 30 + size, 20, &b, &style, &font);
+    match read(c.view()) {
+        Err(PixelError::TwoBoards { first, second }) => {
+            assert_eq!((first.left, first.top, first.width), (10, 20, size));
+            assert_eq!((second.left, second.top, second.width), (30 + size, 20, size));
+            let text = PixelError::TwoBoards { first, second }.to_string();
+            assert!(text.contains("at (10, 20)"), "{text}");
+        }
+        other => panic!("two equal boards read as {other:?}"),
+    }
+    let mut c = Canvas::new(560, 280, style.bg);
+    let size = draw(&mut c, 10, 20, &a, &style, &font);
+    draw(&mut c, 30 + size, 20, &b, &Style { cell: 14, scale: 0.85, ..style }, &font);
+    let board = read(c.view()).expect("the larger board is read");
+    assert_eq!((board.board.left, board.board.width), (10, size));
+}
+
+/// Asserts a board was found with its side and read without a wrong cell, nearly all of
+/// it certain (the finder's tests: a few glyphs of a held-out font may stay uncertain).
+fn assert_found(read: &BoardRead, p: &Puzzle, what: &str) {
+    assert_eq!(read.board.side, p.side, "{what}: the side");
+    let (right, wrong, unsure) = score(read, p);
+    assert_eq!(wrong, 0, "{what}: misread\n{read}");
+    assert!(unsure * 10 <= p.cells.len(), "{what}: {unsure} uncertain, {right} right\n{read}");
+}
+
+/// Finder, binarized: a dark theme whose lines are barely lighter than its background (less
+/// than the background-distance rule's 40 levels), a small board on a 1280x1024 screen of
+/// the same colour.
+#[test]
+fn a_dark_theme_with_faint_lines_on_a_large_screen_is_read() {
+    let style = Style {
+        cell: 30,
+        bg: [36, 36, 40],
+        line: [54, 54, 60],
+        thick_line: [72, 72, 80],
+        given: [225, 225, 225],
+        entry: [120, 180, 250],
+        ..LIGHT
+    };
+    let p = puzzle(9, 3, 3, 5, true, false);
+    let mut c = Canvas::new(1280, 1024, style.bg);
+    draw(&mut c, 610, 380, &p, &style, &font(0));
+    let read = read(c.view()).expect("the board is found");
+    assert_eq!((read.board.left, read.board.top), (610, 380));
+    assert_found(&read, &p, "dark, faint lines");
+}
+
+/// Finder, binarized: the selected cell's row, column and box tinted as a canvas site does
+/// after a click (the tint differs from the background by more than a faint line does, so
+/// the tinted cells look like ink against the background).
+#[test]
+fn a_tinted_selection_is_read() {
+    let style = Style { cell: 40, line: [190, 190, 190], thick_line: [60, 60, 60], ..LIGHT };
+    let p = puzzle(9, 3, 3, 11, true, false);
+    let mut c = Canvas::new(460, 460, [255, 255, 255]);
+    draw(&mut c, 20, 20, &p, &style, &font(0));
+    let plain = read(c.view()).expect("untinted, the board is found");
+    let (sr, sc) = (4, 6);
+    for r in 0..9 {
+        for col in 0..9 {
+            let same_box = r / 3 == sr / 3 && col / 3 == sc / 3;
+            if !(r == sr || col == sc || same_box) {
+                continue;
+            }
+            let tint = if (r, col) == (sr, sc) { [187, 222, 251] } else { [214, 226, 240] };
+            let ((y0, y1), (x0, x1)) = (plain.board.rows[r], plain.board.cols[col]);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let i = (y * c.w + x) * 4;
+                    if c.px[i..i + 3] == [255, 255, 255] {
+                        c.px[i..i + 3].copy_from_slice(&tint);
+                    }
+                }
+            }
+        }
+    }
+    let tinted = read(c.view()).expect("tinted, the board is found");
+    assert_eq!(tinted.board.rows, plain.board.rows);
+    assert_found(&tinted, &p, "tinted");
+}
+
+/// The inverse of the perspective [`rectify`] computes from the unit square to a
+/// quadrilateral: for a point of the quadrilateral, where it is in the square.
+fn to_square(h: &[f64; 8], x: f64, y: f64) -> (f64, f64) {
+    let m = [[h[0], h[1], h[2]], [h[3], h[4], h[5]], [h[6], h[7], 1.0]];
+    let cof = |r: usize, c: usize| {
+        let (r0, r1) = ((r + 1) % 3, (r + 2) % 3);
+        let (c0, c1) = ((c + 1) % 3, (c + 2) % 3);
+        m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]
+    };
+    // The adjugate is the transposed cofactor matrix.
+    let inv = |r: usize, c: usize| cof(c, r);
+    let w = inv(2, 0) * x + inv(2, 1) * y + inv(2, 2);
+    (
+        (inv(0, 0) * x + inv(0, 1) * y + inv(0, 2)) / w,
+        (inv(1, 0) * x + inv(1, 1) * y + inv(1, 2)) / w,
+    )
+}
+
+/// Finder and warp: a render photographed at an angle: rotated about 12 degrees, in
+/// perspective, on grey paper, blurred, with light falling off across the picture and noise.
+/// Found by its quadrilateral, warped onto a square and read without a wrong digit.
+#[test]
+fn a_perspective_photo_of_a_render_is_read() {
+    let style = Style { cell: 36, thin: 1, thick: 3, line: [40, 40, 40], ..LIGHT };
+    let p = puzzle(9, 3, 3, 21, false, false);
+    let mut board = Canvas::new(360, 360, [255, 255, 255]);
+    let size = draw(&mut board, 0, 0, &p, &style, &font(0));
+    let corners = [(230.0, 120.0), (600.0, 190.0), (560.0, 560.0), (170.0, 500.0)];
+    let h = super::rectify::homography_for_tests(corners).expect("a perspective");
+    let mut photo = Canvas::new(760, 680, [0, 0, 0]);
+    let mut rng = fastrand::Rng::with_seed(3);
+    for y in 0..photo.h {
+        for x in 0..photo.w {
+            let (u, v) = to_square(&h, x as f64 + 0.5, y as f64 + 0.5);
+            let paper = [205u8, 200, 188];
+            let c = if (0.0..1.0).contains(&u) && (0.0..1.0).contains(&v) {
+                let (bx, by) = ((u * size as f64) as usize, (v * size as f64) as usize);
+                let i = (by * board.w + bx) * 4;
+                // White paper under the board: the print's ink takes from it.
+                let k = |j: usize| (u32::from(board.px[i + j]) * u32::from(paper[j]) / 255) as u8;
+                [k(0), k(1), k(2)]
+            } else {
+                paper
+            };
+            let light = 1.0 - 0.3 * x as f32 / photo.w as f32;
+            let i = (y * photo.w + x) * 4;
+            for (j, &v) in c.iter().enumerate() {
+                let noisy = f32::from(v) * light + f32::from(rng.u8(0..12)) - 6.0;
+                photo.px[i + j] = noisy.clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    let photo = blur(&photo, 1);
+    assert!(read(photo.view()).is_err(), "no straight grid to find without the warp");
+    let read = read_picture(photo.view()).expect("the warped board is found");
+    assert_found(&read, &p, "perspective photo");
+}

@@ -1,0 +1,497 @@
+//! Second chances for the board finder, when the board's lines do not stand out from one
+//! background colour (a dark theme with faint lines, tinted cells, a photo's uneven light)
+//! or are not straight across the picture (a photo taken at an angle):
+//!
+//! - [`binarized`]: ink is what is darker (or lighter) than its neighbourhood, an adaptive
+//!   threshold over an integral image; the board's lines are then found in the black-on-white
+//!   picture that gives, and the cells read in the original.
+//! - [`warped`]: the board as the largest four-cornered piece of dark ink that encloses
+//!   evenly spread lines, mapped onto a square by the perspective that carries its corners
+//!   there (a homography), and resampled.
+
+use super::{Board, Rgba};
+
+/// The largest image binarized at full size (a 4K screen; its integrals of 8-bit sums stay in
+/// `u32`).
+const MAX_BINARIZED: usize = 9_000_000;
+
+/// A pixel this much darker (or lighter) than the mean around it is ink.
+const OFFSET: u32 = 10;
+
+/// An owned RGBA picture made here.
+pub(crate) struct Picture {
+    pub width: usize,
+    pub height: usize,
+    pub data: Vec<u8>,
+}
+
+impl Picture {
+    pub fn view(&self) -> Option<Rgba<'_>> {
+        Rgba::new(self.width, self.height, &self.data).ok()
+    }
+}
+
+/// The grey level of every pixel.
+fn grey(image: Rgba<'_>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(image.width() * image.height());
+    for y in 0..image.height() {
+        for x in 0..image.width() {
+            let [r, g, b] = image.rgb(x, y);
+            out.push(((u32::from(r) * 77 + u32::from(g) * 150 + u32::from(b) * 29) >> 8) as u8);
+        }
+    }
+    out
+}
+
+/// Which pixels are ink: darker (`dark`) or lighter than the mean of the square of side
+/// `2 * radius + 1` around them by more than [`OFFSET`].
+fn threshold(g: &[u8], w: usize, h: usize, radius: usize, dark: bool) -> Vec<bool> {
+    threshold_once(g, w, h, radius, dark, None)
+}
+
+/// Ink darker (`dark`) or lighter than the background around it by more than [`OFFSET`]: the
+/// mean of the square of side `2 * radius + 1` around the pixel, over the pixels `skip` does
+/// not mark (all when none). A second pass that skips the first pass's ink keeps bright
+/// digits beside a faint line from drowning it; it also spreads tinted areas from their
+/// edges, hence both are tried.
+fn threshold_once(
+    g: &[u8],
+    w: usize,
+    h: usize,
+    radius: usize,
+    dark: bool,
+    skip: Option<&[bool]>,
+) -> Vec<bool> {
+    // Integrals of the values and of the counts, with a zero row and column in front.
+    let iw = w + 1;
+    let mut sum = vec![0u32; iw * (h + 1)];
+    let mut count = vec![0u32; iw * (h + 1)];
+    for y in 0..h {
+        let (mut row, mut n) = (0u32, 0u32);
+        for x in 0..w {
+            if !skip.is_some_and(|s| s[y * w + x]) {
+                row += u32::from(g[y * w + x]);
+                n += 1;
+            }
+            sum[(y + 1) * iw + x + 1] = sum[y * iw + x + 1] + row;
+            count[(y + 1) * iw + x + 1] = count[y * iw + x + 1] + n;
+        }
+    }
+    let mut out = vec![false; w * h];
+    for y in 0..h {
+        let (y0, y1) = (y.saturating_sub(radius), (y + radius + 1).min(h));
+        for x in 0..w {
+            let (x0, x1) = (x.saturating_sub(radius), (x + radius + 1).min(w));
+            let area =
+                |t: &[u32]| t[y1 * iw + x1] + t[y0 * iw + x0] - t[y0 * iw + x1] - t[y1 * iw + x0];
+            let (total, n) = (area(&sum), area(&count));
+            if n == 0 {
+                out[y * w + x] = skip.is_some_and(|s| s[y * w + x]);
+                continue;
+            }
+            let v = u32::from(g[y * w + x]) * n;
+            out[y * w + x] = if dark { v + OFFSET * n < total } else { v > total + OFFSET * n };
+        }
+    }
+    out
+}
+
+/// Ink as black on white.
+fn as_picture(ink: &[bool], w: usize, h: usize) -> Picture {
+    let mut data = Vec::with_capacity(w * h * 4);
+    for &i in ink {
+        let v = if i { 0 } else { 255 };
+        data.extend_from_slice(&[v, v, v, 255]);
+    }
+    Picture { width: w, height: h, data }
+}
+
+/// The image binarized, as black on white pictures of the same size, made one at a time as
+/// they are asked for: ink darker than its surroundings, then lighter (the lines of a dark
+/// theme), each with the background taken once, then twice (see [`threshold_once`]).
+/// Nothing for images above [`MAX_BINARIZED`].
+pub(crate) fn binarized(image: Rgba<'_>) -> impl Iterator<Item = Picture> {
+    let (w, h) = (image.width(), image.height());
+    let g = if w * h > MAX_BINARIZED { Vec::new() } else { grey(image) };
+    let radius = (w.min(h) / 60).clamp(6, 24);
+    let passes = if g.is_empty() { 0 } else { 4 };
+    (0..passes).map(move |k| {
+        let dark = k % 2 == 0;
+        let first = threshold_once(&g, w, h, radius, dark, None);
+        let ink = if k < 2 { first } else { threshold_once(&g, w, h, radius, dark, Some(&first)) };
+        as_picture(&ink, w, h)
+    })
+}
+
+/// A point in an image, in pixels.
+type Point = (f64, f64);
+
+/// The perspective that carries the square `(0, 0)`, `(1, 0)`, `(1, 1)`, `(0, 1)` onto the
+/// four corners (clockwise from the top left): `[a, b, c, d, e, f, g, h]` with
+/// `x = (a u + b v + c) / (g u + h v + 1)` and `y = (d u + e v + f) / (g u + h v + 1)`.
+fn homography(corners: [Point; 4]) -> Option<[f64; 8]> {
+    let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+    let mut m = [[0f64; 9]; 8];
+    for (k, (&(u, v), &(x, y))) in square.iter().zip(corners.iter()).enumerate() {
+        m[2 * k] = [u, v, 1.0, 0.0, 0.0, 0.0, -u * x, -v * x, x];
+        m[2 * k + 1] = [0.0, 0.0, 0.0, u, v, 1.0, -u * y, -v * y, y];
+    }
+    // Gaussian elimination with partial pivoting.
+    for col in 0..8 {
+        let pivot = (col..8).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))?;
+        if m[pivot][col].abs() < 1e-9 {
+            return None;
+        }
+        m.swap(col, pivot);
+        let pivot_row = m[col];
+        for (row, r) in m.iter_mut().enumerate() {
+            if row != col {
+                let f = r[col] / pivot_row[col];
+                for (x, p) in r.iter_mut().zip(pivot_row.iter()).skip(col) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    let mut out = [0f64; 8];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = m[i][8] / m[i][i];
+    }
+    out.iter().all(|v| v.is_finite()).then_some(out)
+}
+
+/// The largest four-cornered piece of dark ink in a reduced copy of the image, as its corners
+/// in the image's pixels (clockwise from the top left).
+fn quadrilateral(image: Rgba<'_>) -> Option<[Point; 4]> {
+    // A reduced grey copy, about 800 pixels on the long side, each pixel the mean of a block.
+    let step = image.width().max(image.height()).div_ceil(800).max(1);
+    let (w, h) = (image.width() / step, image.height() / step);
+    if w < 40 || h < 40 {
+        return None;
+    }
+    let mut g = vec![0u8; w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let mut s = 0u32;
+            for dy in 0..step {
+                for dx in 0..step {
+                    let [r, gg, b] = image.rgb(x * step + dx, y * step + dy);
+                    s += (u32::from(r) * 77 + u32::from(gg) * 150 + u32::from(b) * 29) >> 8;
+                }
+            }
+            g[y * w + x] = (s / (step * step) as u32) as u8;
+        }
+    }
+    let ink = threshold(&g, w, h, (w.min(h) / 50).max(5), true);
+    // The 8-connected pieces, with their extreme points along both diagonals.
+    let mut seen = vec![false; w * h];
+    let mut stack = Vec::new();
+    let mut best: Option<(usize, [Point; 4])> = None;
+    let short = w.min(h);
+    for start in 0..w * h {
+        if !ink[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let (mut x0, mut y0, mut x1, mut y1, mut n) = (usize::MAX, usize::MAX, 0, 0, 0usize);
+        // Top left: least x + y; bottom right: most x + y; top right: most x - y; bottom
+        // left: least x - y.
+        let (mut tl, mut br, mut tr, mut bl) = ((0, 0), (0, 0), (0, 0), (0, 0));
+        let (mut tl_v, mut br_v, mut tr_v, mut bl_v) = (i64::MAX, i64::MIN, i64::MIN, i64::MAX);
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            n += 1;
+            x0 = x0.min(x);
+            x1 = x1.max(x);
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+            let (s, d) = ((x + y) as i64, x as i64 - y as i64);
+            if s < tl_v {
+                (tl_v, tl) = (s, (x, y));
+            }
+            if s > br_v {
+                (br_v, br) = (s, (x, y));
+            }
+            if d > tr_v {
+                (tr_v, tr) = (d, (x, y));
+            }
+            if d < bl_v {
+                (bl_v, bl) = (d, (x, y));
+            }
+            for (dx, dy) in
+                [(-1i64, -1i64), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
+            {
+                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+                if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
+                    continue;
+                }
+                let j = ny as usize * w + nx as usize;
+                if ink[j] && !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        let (bw, bh) = (x1 + 1 - x0, y1 + 1 - y0);
+        let area = bw * bh;
+        // Large enough to hold a board, about as wide as tall, mostly hollow (lines, not a
+        // filled area), and larger than the best so far.
+        if bw * 4 < short || bh * 4 < short || bw > 2 * bh || bh > 2 * bw || n * 2 > area {
+            continue;
+        }
+        if best.as_ref().is_some_and(|(a, _)| *a >= area) {
+            continue;
+        }
+        let p = |(x, y): (usize, usize)| ((x * step) as f64 + 0.5, (y * step) as f64 + 0.5);
+        let quad = [p(tl), p(tr), p(br), p(bl)];
+        if !plausible(&quad, (bw * bh * step * step) as f64) {
+            continue;
+        }
+        best = Some((area, quad));
+    }
+    best.map(|(_, q)| q)
+}
+
+/// Whether four corners make a convex quadrilateral with sides of like lengths that fills
+/// a fair share of the piece's box.
+fn plausible(q: &[Point; 4], box_area: f64) -> bool {
+    let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+    let sides: Vec<f64> = (0..4).map(|i| side(q[i], q[(i + 1) % 4])).collect();
+    let (lo, hi) = sides.iter().fold((f64::MAX, 0f64), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+    let cross = |i: usize| {
+        let (a, b, c) = (q[i], q[(i + 1) % 4], q[(i + 2) % 4]);
+        (b.0 - a.0) * (c.1 - b.1) - (b.1 - a.1) * (c.0 - b.0)
+    };
+    let convex = (0..4).all(|i| cross(i) > 0.0);
+    let area = 0.5
+        * (0..4).map(|i| q[i].0 * q[(i + 1) % 4].1 - q[(i + 1) % 4].0 * q[i].1).sum::<f64>().abs();
+    convex && lo > 0.6 * hi && area > 0.45 * box_area
+}
+
+/// The board's quadrilateral warped onto a square of `side` pixels with a margin of
+/// `margin` pixels of the surroundings all round.
+fn warp(image: Rgba<'_>, corners: [Point; 4], side: usize, margin: usize) -> Option<Picture> {
+    let hm = homography(corners)?;
+    let size = side + 2 * margin;
+    let mut data = Vec::with_capacity(size * size * 4);
+    let (iw, ih) = (image.width() as f64, image.height() as f64);
+    for y in 0..size {
+        for x in 0..size {
+            let u = (x as f64 + 0.5 - margin as f64) / side as f64;
+            let v = (y as f64 + 0.5 - margin as f64) / side as f64;
+            let den = hm[6] * u + hm[7] * v + 1.0;
+            let sx = (hm[0] * u + hm[1] * v + hm[2]) / den - 0.5;
+            let sy = (hm[3] * u + hm[4] * v + hm[5]) / den - 0.5;
+            if !(sx >= 0.0 && sy >= 0.0 && sx < iw - 1.0 && sy < ih - 1.0) {
+                data.extend_from_slice(&[255, 255, 255, 255]);
+                continue;
+            }
+            let (x0, y0) = (sx as usize, sy as usize);
+            let (fx, fy) = (sx - x0 as f64, sy - y0 as f64);
+            let (a, b) = (image.rgb(x0, y0), image.rgb(x0 + 1, y0));
+            let (c, d) = (image.rgb(x0, y0 + 1), image.rgb(x0 + 1, y0 + 1));
+            for k in 0..3 {
+                let top = f64::from(a[k]) * (1.0 - fx) + f64::from(b[k]) * fx;
+                let bottom = f64::from(c[k]) * (1.0 - fx) + f64::from(d[k]) * fx;
+                data.push((top * (1.0 - fy) + bottom * fy).round() as u8);
+            }
+            data.push(255);
+        }
+    }
+    Some(Picture { width: size, height: size, data })
+}
+
+/// The board of a photo (or a tilted screenshot) warped onto a square, if a four-cornered
+/// piece of ink fit to be one is found: the picture, the square's side and its margin.
+pub(crate) fn warped(image: Rgba<'_>) -> Option<(Picture, usize, usize)> {
+    let corners = quadrilateral(image)?;
+    let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+    let longest = (0..4).map(|i| side(corners[i], corners[(i + 1) % 4])).fold(0f64, f64::max);
+    // Cells of 30 to 60 pixels for a 9x9 board.
+    let side = (longest.round() as usize).clamp(270, 540);
+    let margin = side / 25;
+    Some((warp(image, corners, side, margin)?, side, margin))
+}
+
+/// One grid line found across a straightened board: its first and last pixel across.
+#[derive(Clone, Copy, Debug)]
+struct Band {
+    near: usize,
+    far: usize,
+}
+
+/// The grid in a straightened board (see [`warped`]): its border is near the square from
+/// `margin` to `margin + side` each way (the quadrilateral may have taken in print beside
+/// the board). Grid lines are bands of pixel rows (or columns) where most of the square's
+/// width has dark ink; the board is the widest run of 9, 6 or 4 cells between such bands at
+/// even spacing, with no band across the middle of any cell, the same side both ways. Found
+/// twice: with lines taken as straight, then as a few pixels off straight (a curled page, a
+/// lens), which finds more grids but crops the cells closer; both are given when found.
+pub(crate) fn grid_in_square(picture: &Picture, side: usize, margin: usize) -> Vec<Board> {
+    let Some(view) = picture.view() else { return Vec::new() };
+    let (w, h) = (picture.width, picture.height);
+    if margin + side > w.min(h) {
+        return Vec::new();
+    }
+    let g = grey(view);
+    let ink = threshold(&g, w, h, (side / 60).max(4), true);
+    let straight = (side / 150).max(1);
+    [straight, (side / 100).max(1)]
+        .into_iter()
+        .filter_map(|reach| grid_at(&ink, w, h, side, margin, reach, reach - straight))
+        .collect()
+}
+
+/// The grid of [`grid_in_square`] in its ink, taking a line's ink within `reach` rows (or
+/// columns) of a position as on it, and taking `shrink` off each side of a band found so
+/// (what a wider reach adds to a straight line's band).
+fn grid_at(
+    ink: &[bool],
+    w: usize,
+    h: usize,
+    side: usize,
+    margin: usize,
+    reach: usize,
+    shrink: usize,
+) -> Option<Board> {
+    // The share of the square's width with ink within `reach` rows of each row (columns
+    // when `across`).
+    let profile = |across: bool| -> Vec<f32> {
+        let limit = if across { w } else { h };
+        (0..limit)
+            .map(|pos| {
+                let (lo, hi) = (pos.saturating_sub(reach), (pos + reach).min(limit - 1));
+                let hits = (margin..margin + side)
+                    .filter(|&t| {
+                        (lo..=hi).any(|p| if across { ink[t * w + p] } else { ink[p * w + t] })
+                    })
+                    .count();
+                hits as f32 / side as f32
+            })
+            .collect()
+    };
+    // Every run of rows over the line share, as a band.
+    let bands = |shares: &[f32]| -> Vec<Band> {
+        let mut out: Vec<Band> = Vec::new();
+        for (p, &v) in shares.iter().enumerate() {
+            if v < LINE_SHARE {
+                continue;
+            }
+            match out.last_mut() {
+                Some(b) if b.far + 1 == p => b.far = p,
+                _ => out.push(Band { near: p, far: p }),
+            }
+        }
+        for b in &mut out {
+            let keep = (b.far - b.near) / 2;
+            let cut = shrink.min(keep);
+            (b.near, b.far) = (b.near + cut, b.far - cut);
+        }
+        out
+    };
+    let centre = |b: &Band| (b.near + b.far) as f64 / 2.0;
+    // The grids of `n` cells among the bands: (span, bands), widest first.
+    let grids = |shares: &[f32], found: &[Band], n: usize| -> Vec<(f64, Vec<Band>)> {
+        let mut out = Vec::new();
+        for (i, first) in found.iter().enumerate() {
+            for last in &found[i + 1..] {
+                let span = centre(last) - centre(first);
+                if span < 0.6 * side as f64 || span > 1.15 * side as f64 {
+                    continue;
+                }
+                let pitch = span / n as f64;
+                let tol = (pitch * 0.12).max(2.0);
+                let mut picked = vec![*first];
+                for k in 1..n {
+                    let want = centre(first) + pitch * k as f64;
+                    let Some(b) = found.iter().find(|b| (centre(b) - want).abs() <= tol) else {
+                        break;
+                    };
+                    picked.push(*b);
+                }
+                if picked.len() < n {
+                    continue;
+                }
+                picked.push(*last);
+                // The border is outermost: no line a pitch beyond it.
+                let beyond = |want: f64| found.iter().any(|b| (centre(b) - want).abs() <= tol);
+                if beyond(centre(first) - pitch) || beyond(centre(last) + pitch) {
+                    continue;
+                }
+                // No line across the middle of a cell: a grid of another side fits lines
+                // near these (those of a 9x9 board lie near a quarter and three quarters).
+                let quiet = (pitch * 0.15).ceil() as usize;
+                let busy = (0..n).any(|k| {
+                    let c = (centre(first) + pitch * (k as f64 + 0.5)).round() as usize;
+                    let (lo, hi) = (c.saturating_sub(quiet), (c + quiet).min(shares.len() - 1));
+                    shares[lo..=hi].iter().any(|&v| v >= CELL_SHARE)
+                });
+                if !busy {
+                    out.push((span, picked));
+                }
+            }
+        }
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    };
+    let spans = |bands: &[Band]| -> Option<Vec<(usize, usize)>> {
+        bands
+            .windows(2)
+            .map(|p| {
+                let (a, b) = (p[0].far + 1, p[1].near.checked_sub(1)?);
+                (b >= a + 4).then_some((a, b))
+            })
+            .collect()
+    };
+    let (row_shares, col_shares) = (profile(false), profile(true));
+    let (row_bands, col_bands) = (bands(&row_shares), bands(&col_shares));
+    let mut best: Option<(f64, usize, Vec<Band>, Vec<Band>)> = None;
+    for n in [9, 6, 4] {
+        let (rs, cs) = (grids(&row_shares, &row_bands, n), grids(&col_shares, &col_bands, n));
+        // The widest pair of about equal spans.
+        for (rspan, rows) in &rs {
+            let Some((cspan, cols)) =
+                cs.iter().find(|(c, _)| c / rspan > 0.85 && c / rspan < 1.0 / 0.85)
+            else {
+                continue;
+            };
+            let span = rspan.min(*cspan);
+            if best.as_ref().is_none_or(|b| span > b.0 * 1.02) {
+                best = Some((span, n, rows.clone(), cols.clone()));
+            }
+            break;
+        }
+    }
+    let (_, n, rows, cols) = best?;
+    let (box_width, box_height) = match n {
+        9 => (3, 3),
+        6 => (3, 2),
+        _ => (2, 2),
+    };
+    Some(Board {
+        left: cols[0].near,
+        top: rows[0].near,
+        width: cols[n].far + 1 - cols[0].near,
+        height: rows[n].far + 1 - rows[0].near,
+        side: n,
+        box_width,
+        box_height,
+        boxes_seen: false,
+        rows: spans(&rows)?,
+        cols: spans(&cols)?,
+    })
+}
+
+/// The least share of a straightened board's width a grid line's ink must cover.
+const LINE_SHARE: f32 = 0.75;
+
+/// The most share of the width ink may cover across the middle of a row of cells (digits
+/// cover about half of it when every cell is filled).
+const CELL_SHARE: f32 = 0.65;
+
+/// [`homography`], for the tests' simulated photos.
+#[cfg(test)]
+pub(super) fn homography_for_tests(corners: [Point; 4]) -> Option<[f64; 8]> {
+    homography(corners)
+}
