@@ -27,6 +27,20 @@ fn solves_a_screenshot_with_a_number_pad() {
         .stdout(format!("{SOLUTION}\n"));
 }
 
+/// `-x` makes the diagonals houses of the board read from pixels too: this board's only
+/// classic solution holds 4 twice on the main diagonal, so as an X sudoku it has none (the
+/// flag was ignored before, and that solution printed).
+#[test]
+fn x_with_an_image_counts_the_diagonals() {
+    assert_eq!(SOLUTION.as_bytes()[0], SOLUTION.as_bytes()[30], "r1c1 and r4c4 hold the same");
+    sudobot()
+        .args(["solve", "-x", "-o", "line", "--image"])
+        .arg(fixture("screenshot-9x9.png"))
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains(SOLUTION).not());
+}
+
 #[test]
 fn reads_standard_input_and_shows_the_read() {
     let png = std::fs::read(fixture("screenshot-9x9.png")).expect("fixture");

@@ -13,11 +13,17 @@ use super::init_logging;
 use super::web::{check_url, code_for, load_config, on_first_signal, runtime};
 use crate::cli::web::{CheckArgs, LearnArgs, SitesAction, SitesArgs};
 
-/// Prints to stdout; a closed pipe (`sudobot sites list | head`) is not an error.
+/// Prints a line to stdout. A closed pipe (`sudobot sites list | head`) is not an error; any
+/// other write error (a full disk) is, so that a listing is never lost with exit 0.
 macro_rules! out {
-    ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stdout(), $($arg)*);
-    }};
+    ($($arg:tt)*) => {
+        match writeln!(std::io::stdout(), $($arg)*) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(anyhow::Error::new(e).context("writing to standard output"))
+            }
+            _ => anyhow::Ok(()),
+        }
+    };
 }
 
 pub fn run(args: SitesArgs) -> anyhow::Result<Code> {
@@ -164,13 +170,13 @@ fn list(dir: Option<&Path>) -> anyhow::Result<()> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        out!("{:<18} {}", s.name, s.description);
+        out!("{:<18} {}", s.name, s.description)?;
         out!(
             "{:<18} levels: {levels} (default {}); from {}",
             "",
             s.difficulty.default,
             loaded.origin
-        );
+        )?;
     }
     Ok(())
 }
@@ -180,10 +186,10 @@ fn check_files(dir: Option<&Path>) -> anyhow::Result<Code> {
     let mut bad = 0;
     for (file, result) in site::check_all(dir)? {
         match result {
-            Ok(name) => out!("ok     {file} ({name})"),
+            Ok(name) => out!("ok     {file} ({name})")?,
             Err(e) => {
                 bad += 1;
-                out!("error  {e}");
+                out!("error  {e}")?;
             }
         }
     }
@@ -221,7 +227,7 @@ fn check_live(args: &CheckArgs, dir: Option<&Path>, url: &str) -> anyhow::Result
         let mut bad = 0;
         for l in &lines {
             bad += usize::from(!l.ok);
-            out!("{:<6} {:<28} {}", if l.ok { "ok" } else { "error" }, l.key, l.found);
+            out!("{:<6} {:<28} {}", if l.ok { "ok" } else { "error" }, l.key, l.found)?;
         }
         if bad > 0 {
             eprintln!("sudobot: {bad} selector(s) of site `{name}` do not fit {url}");

@@ -304,14 +304,21 @@ fn run_image(
         eprintln!("sudobot: {prefix}{}:", board_found(&read.board));
         eprint!("{read}");
     }
+    // -x: the board as read, with both diagonals as houses too (a picture does not say).
+    let shaped = |g: Grid| -> Result<Grid, sudobot::grid::GridError> {
+        if !args.diagonals {
+            return Ok(g);
+        }
+        Grid::new(Arc::new(g.geometry().clone().with_diagonals()), g.cells().to_vec())
+    };
     let puzzle = match read.grid() {
         Ok(grid) => grid,
         Err(refused) => {
             // Cells the reader is unsure of may be left out when the rest still has exactly
             // one solution: that solution is then the only one the full board can have.
             let uncertain = read.uncertain();
-            let reduced = read.grid_without_uncertain();
-            let unique = reduced.as_ref().ok().and_then(|g| match solve::solve_within(g, budget) {
+            let reduced = read.grid_without_uncertain().ok().and_then(|g| shaped(g).ok());
+            let unique = reduced.as_ref().and_then(|g| match solve::solve_within(g, budget) {
                 Ok(Verdict::Unique(_)) => Some(g.clone()),
                 _ => None,
             });
@@ -331,6 +338,13 @@ fn run_image(
                     return Ok(Code::BadInput);
                 }
             }
+        }
+    };
+    let puzzle = match shaped(puzzle) {
+        Ok(grid) => grid,
+        Err(e) => {
+            eprintln!("sudobot: {prefix}{e}");
+            return Ok(Code::BadInput);
         }
     };
     let done = work(Entry { line: 1, puzzle: Ok(puzzle) }, mode, budget);

@@ -181,7 +181,7 @@ pub(super) fn read_cell(
     }
     let cut = (contrast / 2).max(EMPTY_CONTRAST / 2 + 12);
     let mask: Vec<bool> = dist.iter().map(|&d| d >= cut).collect();
-    let blobs = blobs(&mask, w, h);
+    let blobs = blobs(&mask, w);
     let speck = (w * h / 2000).max(1);
     let blobs: Vec<Blob> = blobs.into_iter().filter(|b| b.pixels > speck).collect();
     if blobs.is_empty() {
@@ -295,31 +295,41 @@ pub(super) fn read_cell(
 }
 
 /// The 8-connected pieces of a mask.
-fn blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
-    let mut seen = vec![false; mask.len()];
+fn blobs(mask: &[bool], w: usize) -> Vec<Blob> {
     let mut out = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..mask.len() {
-        if !mask[start] || seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
-        let mut b = Blob { x0: usize::MAX, y0: usize::MAX, x1: 0, y1: 0, pixels: 0 };
-        while let Some(i) = stack.pop() {
+    components(mask, w, |piece| {
+        let mut b = Blob { x0: usize::MAX, y0: usize::MAX, x1: 0, y1: 0, pixels: piece.len() };
+        for &i in piece {
             let (x, y) = (i % w, i / w);
             b.x0 = b.x0.min(x);
             b.x1 = b.x1.max(x);
             b.y0 = b.y0.min(y);
             b.y1 = b.y1.max(y);
-            b.pixels += 1;
-            for dy in [-1i64, 0, 1] {
-                for dx in [-1i64, 0, 1] {
-                    let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                    if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
-                        continue;
-                    }
-                    let j = ny as usize * w + nx as usize;
+        }
+        out.push(b);
+    });
+    out
+}
+
+/// Calls `each` with the pixel indices (`y * w + x`) of every 8-connected piece of `mask`, a
+/// `w`-wide image, in the order of each piece's first pixel.
+pub(super) fn components(mask: &[bool], w: usize, mut each: impl FnMut(&[usize])) {
+    let h = mask.len() / w.max(1);
+    let mut seen = vec![false; mask.len()];
+    let (mut stack, mut piece) = (Vec::new(), Vec::new());
+    for start in 0..w * h {
+        if !mask[start] || seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        piece.clear();
+        while let Some(i) = stack.pop() {
+            piece.push(i);
+            let (x, y) = (i % w, i / w);
+            for ny in y.saturating_sub(1)..(y + 2).min(h) {
+                for nx in x.saturating_sub(1)..(x + 2).min(w) {
+                    let j = ny * w + nx;
                     if mask[j] && !seen[j] {
                         seen[j] = true;
                         stack.push(j);
@@ -327,7 +337,6 @@ fn blobs(mask: &[bool], w: usize, h: usize) -> Vec<Blob> {
                 }
             }
         }
-        out.push(b);
+        each(&piece);
     }
-    out
 }

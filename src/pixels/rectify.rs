@@ -184,24 +184,16 @@ fn quadrilateral(image: Rgba<'_>) -> Option<[Point; 4]> {
     }
     let ink = threshold(&g, w, h, (w.min(h) / 50).max(5), true);
     // The 8-connected pieces, with their extreme points along both diagonals.
-    let mut seen = vec![false; w * h];
-    let mut stack = Vec::new();
     let mut best: Option<(usize, [Point; 4])> = None;
     let short = w.min(h);
-    for start in 0..w * h {
-        if !ink[start] || seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
-        let (mut x0, mut y0, mut x1, mut y1, mut n) = (usize::MAX, usize::MAX, 0, 0, 0usize);
+    super::cells::components(&ink, w, |piece| {
+        let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
         // Top left: least x + y; bottom right: most x + y; top right: most x - y; bottom
         // left: least x - y.
         let (mut tl, mut br, mut tr, mut bl) = ((0, 0), (0, 0), (0, 0), (0, 0));
         let (mut tl_v, mut br_v, mut tr_v, mut bl_v) = (i64::MAX, i64::MIN, i64::MIN, i64::MAX);
-        while let Some(i) = stack.pop() {
+        for &i in piece {
             let (x, y) = (i % w, i / w);
-            n += 1;
             x0 = x0.min(x);
             x1 = x1.max(x);
             y0 = y0.min(y);
@@ -219,37 +211,25 @@ fn quadrilateral(image: Rgba<'_>) -> Option<[Point; 4]> {
             if d < bl_v {
                 (bl_v, bl) = (d, (x, y));
             }
-            for (dx, dy) in
-                [(-1i64, -1i64), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
-            {
-                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                if nx < 0 || ny < 0 || nx >= w as i64 || ny >= h as i64 {
-                    continue;
-                }
-                let j = ny as usize * w + nx as usize;
-                if ink[j] && !seen[j] {
-                    seen[j] = true;
-                    stack.push(j);
-                }
-            }
         }
+        let n = piece.len();
         let (bw, bh) = (x1 + 1 - x0, y1 + 1 - y0);
         let area = bw * bh;
         // Large enough to hold a board, about as wide as tall, mostly hollow (lines, not a
         // filled area), and larger than the best so far.
         if bw * 4 < short || bh * 4 < short || bw > 2 * bh || bh > 2 * bw || n * 2 > area {
-            continue;
+            return;
         }
         if best.as_ref().is_some_and(|(a, _)| *a >= area) {
-            continue;
+            return;
         }
         let p = |(x, y): (usize, usize)| ((x * step) as f64 + 0.5, (y * step) as f64 + 0.5);
         let quad = [p(tl), p(tr), p(br), p(bl)];
         if !plausible(&quad, (bw * bh * step * step) as f64) {
-            continue;
+            return;
         }
         best = Some((area, quad));
-    }
+    });
     best.map(|(_, q)| q)
 }
 

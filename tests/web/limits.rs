@@ -64,6 +64,26 @@ fn learning_into_a_full_disk_fails() {
     );
 }
 
+/// `sites list` and `sites check` with standard output on a full disk: exit 1 naming the write
+/// error (a closed pipe, as in `sites list | head`, stays quiet).
+#[test]
+fn listing_sites_into_a_full_disk_fails() {
+    for action in ["list", "check"] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sudobot"))
+            .args(["sites", action])
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "sites {action}: {stderr}");
+        assert!(
+            stderr.contains("writing to standard output") && stderr.contains("No space left"),
+            "sites {action}: {stderr}"
+        );
+    }
+}
+
 /// A FIFO named `x.toml` among the site files: `sites check` and `web` say so at once instead of
 /// waiting for a writer for ever.
 #[test]
