@@ -65,14 +65,25 @@ fn an_input_read_whole_is_bounded_in_size() {
         .stderr(predicate::str::contains(format!("larger than {} MiB", MAX_TEXT >> 20)));
 }
 
+/// A config file over 1 MiB is refused by its size; a device such as /dev/zero is never read.
 #[test]
 fn config_and_site_files_are_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.toml");
+    std::fs::File::create(&big).unwrap().set_len(2 << 20).unwrap();
+    sudobot()
+        .args(["web", "--site", "demo", "--config"])
+        .arg(&big)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("larger than 1024 KiB"));
     sudobot()
         .args(["web", "--site", "demo", "--config", "/dev/zero"])
         .timeout(std::time::Duration::from_secs(60))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("cannot read /dev/zero: larger than 1024 KiB"));
+        .stderr(predicate::str::contains("cannot read /dev/zero: not a regular file"));
 }
 
 #[test]

@@ -115,9 +115,9 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
         };
         format!(
             "no given marker written: nothing on the page proves which cells are givens{hint}, \
-             so the file says `given = {{ filled = true }}`: every filled cell is fixed, never \
-             typed into or corrected; where you know a mark only the givens have, put it in \
-             [board] given"
+             so the file says `unproven = true`: every filled cell is fixed, never typed into \
+             or corrected; where you know a mark only the givens have, put it in [board] given \
+             and drop that line"
         )
     });
     site.name = name.clone();

@@ -465,8 +465,15 @@ fn play<D: Desktop + ?Sized>(
             false => Vec::new(),
         };
         let digit = fill::check_digit(&selected, &solution)?;
-        typed.push(cell);
-        fill::perform(desktop, opts, &digit)?;
+        // Counted once sent: a failed send typed nothing; an abort comes after the key went.
+        match fill::perform(desktop, opts, &digit) {
+            Ok(()) => typed.push(cell),
+            Err(DesktopError::Aborted) => {
+                typed.push(cell);
+                return Err(DesktopError::Aborted);
+            }
+            Err(e) => return Err(e),
+        }
         report.actions += 1;
         report.typed += 1;
         let shown = wait_for_look(desktop, opts, &format!("the digit to show in {cell}"), |img| {

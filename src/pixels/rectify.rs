@@ -82,8 +82,11 @@ fn threshold_once(
         let (y0, y1) = (y.saturating_sub(radius), (y + radius + 1).min(h));
         for x in 0..w {
             let (x0, x1) = (x.saturating_sub(radius), (x + radius + 1).min(w));
-            let area =
-                |t: &[u32]| t[y1 * iw + x1] + t[y0 * iw + x0] - t[y0 * iw + x1] - t[y1 * iw + x0];
+            // Rows y0..y1 up to x1, less the same rows up to x0: no step goes below zero or
+            // above the whole image's sum (two corners added first could pass u32::MAX).
+            let area = |t: &[u32]| {
+                (t[y1 * iw + x1] - t[y0 * iw + x1]) - (t[y1 * iw + x0] - t[y0 * iw + x0])
+            };
             let (total, n) = (area(&sum), area(&count));
             if n == 0 {
                 out[y * w + x] = skip.is_some_and(|s| s[y * w + x]);

@@ -425,14 +425,34 @@ async fn type_all(
     options: &PlayOptions,
 ) -> Result<(), PlayError> {
     let Some((first, rest)) = targets.split_first() else { return Ok(()) };
+    // A dialog the page opens stops the run (read, dismissed as Cancel, named with what the
+    // canvas shows then); any other error as it is.
+    let stopped = async |e: WebDriverError| -> PlayError {
+        let text = match play::take_alert(driver, &e).await {
+            Ok(Some(text)) => text,
+            Ok(None) => return PlayError::Typing(e),
+            Err(other) => return other,
+        };
+        let side = shot.read.board.side;
+        match look(driver, selector).await {
+            Ok((_, now)) => PlayError::Dialog {
+                when: "keys were typed on the canvas",
+                text,
+                typed: targets.iter().filter(|t| holds(&now, side, t.index, t.digit)).count(),
+                total: targets.len(),
+            },
+            // No count to give without a read: the driver's error says what stopped it.
+            Err(_) => PlayError::Typing(e),
+        }
+    };
     if let Some(thinking) = &options.thinking {
         for (i, t) in targets.iter().enumerate() {
             for text in notes.get(i).into_iter().flatten() {
                 (thinking.tell)(text);
             }
-            type_cells(driver, el, shot, std::slice::from_ref(t))
-                .await
-                .map_err(PlayError::Typing)?;
+            if let Err(e) = type_cells(driver, el, shot, std::slice::from_ref(t)).await {
+                return Err(stopped(e).await);
+            }
             if i == 0 {
                 prove(el, selector, shot, first).await?;
             }
@@ -441,10 +461,14 @@ async fn type_all(
         }
         return Ok(());
     }
-    type_cells(driver, el, shot, std::slice::from_ref(first)).await.map_err(PlayError::Typing)?;
+    if let Err(e) = type_cells(driver, el, shot, std::slice::from_ref(first)).await {
+        return Err(stopped(e).await);
+    }
     prove(el, selector, shot, first).await?;
-    if !rest.is_empty() {
-        type_cells(driver, el, shot, rest).await.map_err(PlayError::Typing)?;
+    if !rest.is_empty()
+        && let Err(e) = type_cells(driver, el, shot, rest).await
+    {
+        return Err(stopped(e).await);
     }
     tracing::debug!(cells = targets.len(), "typed on the canvas");
     Ok(())

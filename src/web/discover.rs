@@ -537,6 +537,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
         min_givens: Some(given_count.min(17)),
         ready_timeout_ms: None,
         unproven,
+        unproven_in_file: false,
     };
     let mut site = page_site(url, board);
     site.frames = frame_path(&best.frame);
@@ -585,6 +586,7 @@ async fn canvas_found(
         min_givens: None,
         ready_timeout_ms: None,
         unproven: None,
+        unproven_in_file: false,
     };
     let mut site = page_site(url, board);
     site.frames = frame_path(frame);
@@ -636,6 +638,7 @@ pub fn placeholder_board() -> Board {
         min_givens: None,
         ready_timeout_ms: None,
         unproven: None,
+        unproven_in_file: false,
     }
 }
 

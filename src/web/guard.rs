@@ -137,7 +137,10 @@ const dialogOwn = dialogNames.map(n => window[n]);
 const dialogCancel = [undefined, false, null];
 dialogNames.forEach((n, i) => {
   window[n] = function () {
-    if (g.dialog === undefined) g.dialog = String(arguments[0] === undefined ? '' : arguments[0]).slice(0, 500);
+    if (g.dialog === undefined) {
+      g.dialog = String(arguments[0] === undefined ? '' : arguments[0]).slice(0, 500);
+      g.dialogKind = n;
+    }
     return dialogCancel[i];
   };
 });
@@ -185,7 +188,7 @@ let guard = null;
 if (g && g.remove) {
   g.remove();
   const changed = g.others.filter((e, i) => g.state(e) !== g.before[i]).map(g.describe);
-  guard = {left: g.left, changed: g.changed, blocked: g.blocked, keys: g.keys, others: changed, dialog: g.dialog === undefined ? null : g.dialog};
+  guard = {left: g.left, changed: g.changed, blocked: g.blocked, keys: g.keys, others: changed, dialog: g.dialog === undefined ? null : g.dialog, dialog_kind: g.dialog === undefined ? null : g.dialogKind};
   window.__sudobot = null;
 }
 return {cells, guard};
@@ -223,6 +226,9 @@ pub struct GuardReport {
     /// after it was swallowed.
     #[serde(default)]
     pub dialog: Option<String>,
+    /// Which function opened it: `alert`, `confirm` or `prompt`.
+    #[serde(default)]
+    pub dialog_kind: Option<String>,
 }
 
 /// The arguments of [`PREPARE_JS`], in its order.

@@ -831,10 +831,20 @@ async fn type_guarded(
     // not select a cell gets one key, not a whole board of them.
     let rest = match targets.split_first() {
         Some((first, rest)) if click && options.thinking.is_none() && !rest.is_empty() => {
-            match prove_click(driver, site, &cells, first, board.side).await? {
+            match prove_click(driver, site, &cells, first, targets.len()).await? {
                 None => rest,
                 Some(why) => {
-                    let (guard, _) = finish(driver, site, &mut None).await?;
+                    let (guard, now) = finish(driver, site, &mut None).await?;
+                    // A dialog the guard answered on the first key is what stopped the value.
+                    if let Some(text) = guard.as_ref().and_then(|g| g.dialog.clone()) {
+                        let typed = targets.iter().filter(|t| now.digit(t.index) == t.digit);
+                        return Err(PlayError::Dialog {
+                            when: "the first cell was typed",
+                            text,
+                            typed: typed.count(),
+                            total: targets.len(),
+                        });
+                    }
                     return Err(match guard.and_then(|g| g.left.map(|l| (l, g.blocked))) {
                         Some((detail, blocked)) => PlayError::LeftBoard { detail, blocked },
                         None => PlayError::ClickDoesNotSelect(why),
@@ -871,7 +881,7 @@ async fn type_guarded(
     }
     let (guard, after) = finish(driver, site, &mut alert).await?;
     let (alert, after) = typing_dialog(driver, site, alert, &guard, after).await?;
-    dialog_stop(&alert, &after, targets, "the answer was typed")?;
+    dialog_stop(&alert, asked(&guard, site), &after, targets, "the answer was typed")?;
     let Some(guard) = guard else {
         return Ok(Typed::Changed("the page reloaded or navigated while keys were typed".into()));
     };
@@ -938,22 +948,24 @@ async fn normal_mode(driver: &WebDriver, mode: &InputMode) -> Result<(), PlayErr
 }
 
 /// Clicks the first cell to type and presses its key, then reads that cell: `None` when it
-/// shows the value, else what it shows (the click did not select the cell).
+/// shows the value, else what it shows (the click did not select the cell). `total`: the cells
+/// there are to type, for the message when a dialog stops the run.
 async fn prove_click(
     driver: &WebDriver,
     site: &Site,
     cells: &[WebElement],
     first: &Target,
-    side: usize,
+    total: usize,
 ) -> Result<Option<String>, PlayError> {
     if let Err(e) = fill::type_with_clicks(driver, cells, std::slice::from_ref(first), false).await
     {
-        return Err(match take_alert(driver, &e).await? {
-            Some(text) => {
-                PlayError::Dialog { when: "the first cell was typed", text, typed: 0, total: 1 }
-            }
-            None => PlayError::Typing(e),
-        });
+        let Some(text) = take_alert(driver, &e).await? else {
+            return Err(PlayError::Typing(e));
+        };
+        // The key may have landed before the dialog: the count is the page's.
+        let now = read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading back"))?;
+        let typed = usize::from(read::from_script(site, now)?.digit(first.index) == first.digit);
+        return Err(PlayError::Dialog { when: "the first cell was typed", text, typed, total });
     }
     // The page may draw the value on its next frame: wait for it, briefly and bounded.
     let start = Instant::now();
@@ -966,7 +978,7 @@ async fn prove_click(
             return Ok(None);
         }
         if start.elapsed() >= CLICK_PROOF {
-            let cell = Cell::from_index(first.index, side);
+            let cell = Cell::from_index(first.index, board.side);
             return Ok(Some(format!(
                 "clicking {cell} and pressing {} left it showing {:?}",
                 read::symbol_key(first.digit),
@@ -1022,7 +1034,10 @@ async fn finish(
 /// `unhandledPromptBehavior = "ignore"`), reads its text and dismisses it, and returns the text.
 /// A dialog is never accepted: Cancel keeps what a confirm would throw away, and on an alert
 /// dismissing is the same as OK.
-async fn take_alert(driver: &WebDriver, e: &WebDriverError) -> Result<Option<String>, PlayError> {
+pub(super) async fn take_alert(
+    driver: &WebDriver,
+    e: &WebDriverError,
+) -> Result<Option<String>, PlayError> {
     if !matches!(e.as_inner(), WebDriverErrorInner::UnexpectedAlertOpen(..)) {
         return Ok(None);
     }
@@ -1073,11 +1088,23 @@ async fn typing_dialog(
     }
 }
 
+/// Whether the dialog the guard answered while keys were typed asked a question (`confirm` or
+/// `prompt`) that is not the site's own completion text: never the page's word on a finished
+/// board, whatever the board shows after it.
+fn asked(guard: &Option<GuardReport>, site: &Site) -> bool {
+    let success = &site.completion.success;
+    guard.as_ref().is_some_and(|g| {
+        matches!(g.dialog_kind.as_deref(), Some("confirm" | "prompt"))
+            && !(success.alert && g.dialog.as_deref().is_some_and(|t| success.confirmed_by(t)))
+    })
+}
+
 /// A dialog that opened while keys were typed stops the run, unless every cell to type holds
-/// its value (it came with the last key: the page's own word on the finished board, which
-/// [`confirm`] judges).
+/// its value and it was no question (`asked`): an alert that came with the last key is the
+/// page's own word on the finished board, which [`confirm`] judges.
 fn dialog_stop(
     dialog: &Option<String>,
+    asked: bool,
     now: &PageBoard,
     targets: &[Target],
     when: &'static str,
@@ -1086,7 +1113,7 @@ fn dialog_stop(
         return Ok(());
     };
     let typed = targets.iter().filter(|t| now.digit(t.index) == t.digit).count();
-    if typed == targets.len() {
+    if typed == targets.len() && !asked {
         return Ok(());
     }
     Err(PlayError::Dialog { when, text: text.clone(), typed, total: targets.len() })
@@ -1498,7 +1525,8 @@ async fn read_back(
     }
     let (guard, again) = finish(driver, site, &mut dialog).await?;
     let (dialog, again) = typing_dialog(driver, site, dialog, &guard, again).await?;
-    dialog_stop(&dialog, &again, &wrong, "cells that dropped a key were retyped")?;
+    let question = asked(&guard, site);
+    dialog_stop(&dialog, question, &again, &wrong, "cells that dropped a key were retyped")?;
     if let Some(text) = dialog {
         alert.get_or_insert(text);
     }

@@ -150,9 +150,13 @@ pub struct Board {
     #[serde(default)]
     pub ready_timeout_ms: Option<u64>,
     /// Set by discovery when nothing on the page proves which cells are givens: every cell
-    /// holding a value is then fixed (never typed into or corrected). Never read from a file.
+    /// holding a value is then fixed (never typed into or corrected). A file says so with
+    /// `unproven = true` (what `sites learn` writes then), which sets this with no hint.
     #[serde(skip)]
     pub unproven: Option<Unproven>,
+    /// `unproven = true` in a file: see [`Board::unproven`].
+    #[serde(default, rename = "unproven")]
+    pub unproven_in_file: bool,
 }
 
 /// A board whose givens nothing proves (no read-only, disabled or `aria-readonly` state and no
@@ -176,13 +180,6 @@ impl Board {
     pub fn given(&self) -> &Given {
         const FILLED: Given = Given::Filled(true);
         self.given_marker.as_ref().unwrap_or(&FILLED)
-    }
-
-    /// Whether every cell holding a value is fixed because nothing proves the givens
-    /// (discovered boards without a read-only, disabled or `aria-readonly` mark, and boards
-    /// read from pixels, whose ink colour is only a hint).
-    pub fn givens_unproven(&self) -> bool {
-        self.unproven.is_some() || self.is_pixels()
     }
 
     /// Whether the board is read from an element's pixels (`read = "pixels"`).
@@ -501,6 +498,9 @@ impl Site {
             site.name = base.strip_suffix(".toml").unwrap_or(base).to_string();
         }
         site.validate(file)?;
+        if site.board.unproven_in_file {
+            site.board.unproven = Some(Unproven { hint: None, hint_note: String::new() });
+        }
         Ok(site)
     }
 
@@ -613,6 +613,12 @@ impl Site {
                 return Err(bad("board.given", "`filled = false` marks nothing".into()));
             }
             _ => {}
+        }
+        if self.board.unproven_in_file && !matches!(self.board.given(), Given::Filled(true)) {
+            return Err(bad(
+                "board.unproven",
+                "says nothing proves the givens, but `given` names a marker: keep one".into(),
+            ));
         }
         if self.min_givens() > n {
             return Err(bad("board.min_givens", format!("is above the {n} cells")));
@@ -765,6 +771,9 @@ impl Site {
         };
         if b.given_marker.is_some() {
             out.push_str(&format!("given = {given}\n"));
+        }
+        if b.unproven.is_some() && !b.is_pixels() {
+            out.push_str("unproven = true\n");
         }
         if let Some(n) = b.min_givens {
             out.push_str(&format!("min_givens = {n}\n"));
@@ -1158,6 +1167,27 @@ mod tests {
         let given = text.lines().find(|l| l.starts_with("given")).unwrap();
         let err = Site::parse("x.toml", &text.replace(given, "")).unwrap_err().to_string();
         assert!(err.starts_with("x.toml: `board.given`: is required"), "{err}");
+    }
+
+    /// `unproven = true` (what `sites learn` writes when nothing proves the givens) makes every
+    /// filled cell fixed when the file is played, reads back the same, and goes with no marker
+    /// that claims to prove the givens.
+    #[test]
+    fn an_unproven_board_is_said_in_the_file_and_read_back() {
+        let text = include_str!("../../sites/sudoku.name.toml");
+        let given = text.lines().find(|l| l.starts_with("given")).unwrap();
+        let unproven = text.replace(given, "given = { filled = true }\nunproven = true");
+        let site = Site::parse("x.toml", &unproven).unwrap();
+        assert!(site.board.unproven.is_some());
+        assert!(site.to_toml().contains("unproven = true"), "{}", site.to_toml());
+        let again = Site::parse("again.toml", &site.to_toml()).unwrap();
+        assert!(again.board.unproven.is_some());
+        // Without the line, a `filled` board trusts its marker as before.
+        let plain = text.replace(given, "given = { filled = true }");
+        assert!(Site::parse("x.toml", &plain).unwrap().board.unproven.is_none());
+        let both = text.replace(given, "given = { class = \"x\" }\nunproven = true");
+        let err = Site::parse("x.toml", &both).unwrap_err().to_string();
+        assert!(err.starts_with("x.toml: `board.unproven`:"), "{err}");
     }
 
     #[test]

@@ -75,6 +75,21 @@ fn a_confirm_mid_fill_is_dismissed_and_stops_the_run() {
     assert!(stderr.contains(&format!("{kept} of 51 cells to type hold their value")), "{stderr}");
 }
 
+/// The same question once the last key solved the board (the page shows its success text and
+/// asks whether to start again): a question is never the page's word on a finished board, so
+/// the run stops with exit 1 naming it, and the page kept the player's game.
+#[test]
+fn a_confirm_with_the_last_key_is_no_success() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = play(&server, "sudoku.name", "sudoku_name_confirm_last.html", &[]);
+    assert_code(&out, 1);
+    let stderr = text(&out).1;
+    assert!(stderr.contains("\"Start a new game? Your progress will be lost.\""), "{stderr}");
+    assert!(stderr.contains("51 of 51 cells to type hold their value"), "{stderr}");
+    assert_eq!(server.verdicts("sudoku_name_confirm_last"), ["solved", "kept"]);
+}
+
 /// An alert that comes with the last key on a board the page then confirms by its own rule
 /// (sudoku.name's `#result_message`) is information, not a failure "within 0ns".
 #[test]

@@ -84,7 +84,9 @@ fn sites_learn_writes_no_given_marker_it_cannot_prove() {
     let server = FixtureServer::start();
     let dir = tempfile::tempdir().unwrap();
     let dir_arg = dir.path().to_str().unwrap();
-    let url = server.url("any/entries_colour_inputs.html");
+    // The entries were typed live (only the givens' values are in the markup): a file that
+    // said only `filled` would take them for entries to correct.
+    let url = server.url("any/entries_colour_live.html");
     let out = sudobot_plain(&[
         "sites",
         "learn",
@@ -98,12 +100,12 @@ fn sites_learn_writes_no_given_marker_it_cannot_prove() {
     ]);
     assert_code(&out, 0);
     let file = std::fs::read_to_string(dir.path().join("blue.toml")).unwrap();
-    assert!(file.contains("given = { filled = true }"), "{file}");
+    assert!(file.contains("unproven = true"), "{file}");
     assert!(!file.contains("style ="), "no colour written as the givens' marker: {file}");
     assert!(text(&out).1.contains("no given marker written"), "{}", text(&out).1);
     // The file plays by the same rule: the wrong entry is refused, nothing typed.
     let out = sudobot(&["web", "--site", "blue", "--sites-dir", dir_arg, "--no-discover"]);
     assert_code(&out, 3);
-    assert!(server.verdicts("entries_colour_inputs-typed").is_empty());
-    assert!(server.verdicts("entries_colour_inputs").is_empty());
+    assert!(server.verdicts("entries_colour_live-typed").is_empty());
+    assert!(server.verdicts("entries_colour_live").is_empty());
 }

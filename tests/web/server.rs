@@ -156,6 +156,7 @@ const SUDOKU_NAME_PAGES: &[SudokuNamePage] = &[
     SudokuNamePage { name: "sudoku_name_marker", hostile: "marker", ..BASE },
     SudokuNamePage { name: "sudoku_name_alert", hostile: "alert", ..BASE },
     SudokuNamePage { name: "sudoku_name_confirm", hostile: "confirm", ..BASE },
+    SudokuNamePage { name: "sudoku_name_confirm_last", hostile: "confirm-last", ..BASE },
     // Which cell got which digit, in order (show-thinking's order).
     SudokuNamePage { name: "sudoku_name_cells", log_cells: true, ..BASE },
 ];
