@@ -1174,7 +1174,7 @@ mod tests {
     /// that claims to prove the givens.
     #[test]
     fn an_unproven_board_is_said_in_the_file_and_read_back() {
-        let text = include_str!("../../sites/sudoku.name.toml");
+        let text = include_str!("../../sites/sudokupuzzle.org.toml");
         let given = text.lines().find(|l| l.starts_with("given")).unwrap();
         let unproven = text.replace(given, "given = { filled = true }\nunproven = true");
         let site = Site::parse("x.toml", &unproven).unwrap();
