@@ -632,11 +632,7 @@ fn solve_board(site: &Site, board: &PageBoard) -> Result<(Grid, Grid), PlayError
 /// player's mistakes, named with the help of the discovered hint (read again, by its marker)
 /// where it tells them.
 async fn unproven_mistakes(driver: &WebDriver, site: &Site, board: &PageBoard) -> PlayError {
-    let unproven = site
-        .board
-        .unproven
-        .clone()
-        .unwrap_or(super::site::Unproven { hint: None, hint_note: String::new() });
+    let unproven = site.board.unproven.clone().unwrap_or_default();
     let mut hint = None;
     if let Some(marker) = &unproven.hint {
         let mut hinted = site.clone();
@@ -835,16 +831,10 @@ async fn type_guarded(
                 None => rest,
                 Some(why) => {
                     let (guard, now) = finish(driver, site, &mut None).await?;
-                    // A dialog the guard answered on the first key is what stopped the value.
-                    if let Some(text) = guard.as_ref().and_then(|g| g.dialog.clone()) {
-                        let typed = targets.iter().filter(|t| now.digit(t.index) == t.digit);
-                        return Err(PlayError::Dialog {
-                            when: "the first cell was typed",
-                            text,
-                            typed: typed.count(),
-                            total: targets.len(),
-                        });
-                    }
+                    // A dialog the guard answered on the first key is what stopped the value:
+                    // it stops the run whatever it was (no cell was finished for it to judge).
+                    let dialog = guard.as_ref().and_then(|g| g.dialog.clone());
+                    dialog_stop(&dialog, true, &now, targets, "the first cell was typed")?;
                     return Err(match guard.and_then(|g| g.left.map(|l| (l, g.blocked))) {
                         Some((detail, blocked)) => PlayError::LeftBoard { detail, blocked },
                         None => PlayError::ClickDoesNotSelect(why),
@@ -964,7 +954,8 @@ async fn prove_click(
         };
         // The key may have landed before the dialog: the count is the page's.
         let now = read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading back"))?;
-        let typed = usize::from(read::from_script(site, now)?.digit(first.index) == first.digit);
+        let now = read::from_script(site, now)?;
+        let typed = typed_count(&now, std::slice::from_ref(first));
         return Err(PlayError::Dialog { when: "the first cell was typed", text, typed, total });
     }
     // The page may draw the value on its next frame: wait for it, briefly and bounded.
@@ -1112,11 +1103,16 @@ fn dialog_stop(
     let Some(text) = dialog else {
         return Ok(());
     };
-    let typed = targets.iter().filter(|t| now.digit(t.index) == t.digit).count();
+    let typed = typed_count(now, targets);
     if typed == targets.len() && !asked {
         return Ok(());
     }
     Err(PlayError::Dialog { when, text: text.clone(), typed, total: targets.len() })
+}
+
+/// How many of `targets` the board shows holding their value.
+fn typed_count(now: &PageBoard, targets: &[Target]) -> usize {
+    targets.iter().filter(|t| now.digit(t.index) == t.digit).count()
 }
 
 /// Read-back, one retry for dropped keys, then the page's own confirmation.

@@ -161,7 +161,7 @@ pub struct Board {
 
 /// A board whose givens nothing proves (no read-only, disabled or `aria-readonly` state and no
 /// site file's marker): what discovery saw, kept to name the player's mistakes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Unproven {
     /// A style or class that only some filled cells have (colour, weight, a class): it may mark
     /// the givens or the player's entries, so it is a hint, never a proof.
@@ -499,7 +499,7 @@ impl Site {
         }
         site.validate(file)?;
         if site.board.unproven_in_file {
-            site.board.unproven = Some(Unproven { hint: None, hint_note: String::new() });
+            site.board.unproven = Some(Unproven::default());
         }
         Ok(site)
     }
