@@ -159,3 +159,77 @@ fn a_large_16_bit_png_is_read_in_bounded_memory() {
         })
         .expect("runs");
 }
+
+/// The RGB of a pixel.
+fn rgb(image: &sudobot::pixels::RgbaImage, x: usize, y: usize) -> [u8; 3] {
+    let i = (y * image.width + x) * 4;
+    [image.data[i], image.data[i + 1], image.data[i + 2]]
+}
+
+/// `solve --image FILE --annotate OUT`: runs it and gives the exit code, the picture read and
+/// the annotated one.
+fn annotated(
+    name: &str,
+) -> (Option<i32>, sudobot::pixels::RgbaImage, sudobot::pixels::RgbaImage, String) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let out = dir.path().join("read.png");
+    let run = sudobot()
+        .args(["solve", "-o", "line", "--image"])
+        .arg(fixture(name))
+        .arg("--annotate")
+        .arg(&out)
+        .output()
+        .expect("sudobot runs");
+    let decode = |path: &std::path::Path| {
+        sudobot::pixels::decode(&std::fs::read(path).expect("a picture")).expect("a PNG")
+    };
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
+    (run.status.code(), decode(&fixture(name)), decode(&out), stderr)
+}
+
+#[test]
+fn annotate_outlines_the_board_and_marks_the_uncertain_cell_in_red() {
+    let (code, original, out, stderr) = annotated("smudge-spare.png");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!((out.width, out.height), (original.width, original.height));
+    // The board found, from the reader itself, and the cell it was unsure of.
+    let read = sudobot::pixels::read(original.view().unwrap()).expect("a board");
+    let uncertain = read.uncertain();
+    assert_eq!(uncertain.len(), 1, "{read}");
+    let b = &read.board;
+    // Just outside the board's top-left corner: the blue outline.
+    let blue = rgb(&out, b.left.saturating_sub(1), b.top + b.height / 2);
+    assert!(blue[2] > 200 && blue[0] < 60, "{blue:?}");
+    // The uncertain cell's own outline is red; every given cell has a tag in blue.
+    let cell = uncertain[0];
+    let rect = b.cell_rect(cell.row * b.side + cell.col).unwrap();
+    assert_eq!(rgb(&out, rect.left + rect.width / 2, rect.top), [230, 0, 0]);
+    let given =
+        (0..b.side * b.side).find(|&i| read.cells[i].is_certain() && read.cells[i].value.is_some());
+    let g = b.cell_rect(given.expect("a given")).unwrap();
+    let tag: Vec<[u8; 3]> = (g.top..g.top + g.height / 3)
+        .flat_map(|y| (g.left..g.left + g.width / 3).map(move |x| (x, y)))
+        .map(|(x, y)| rgb(&out, x, y))
+        .collect();
+    assert!(tag.contains(&[20, 60, 200]), "no blue digit in the given's corner");
+    // Away from the tags and outlines, the picture is unchanged.
+    let (x, y) = (rect.left + rect.width * 3 / 4, rect.top + rect.height * 3 / 4);
+    assert_eq!(rgb(&out, x, y), rgb(&original, x, y));
+}
+
+#[test]
+fn annotate_writes_a_refused_read_too() {
+    // Refused for an uncertain cell it needs: the board is still drawn, the cell in red.
+    let (code, _, out, stderr) = annotated("smudge-needed.png");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("refusing to guess"), "{stderr}");
+    assert!(out.data.chunks(4).any(|p| p[..3] == [230, 0, 0]), "no red mark");
+    assert!(out.data.chunks(4).any(|p| p[..3] == [20, 90, 230]), "no board outline");
+    // No board at all: the picture framed in red.
+    let (code, original, out, stderr) = annotated("number-pad.png");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert_eq!(rgb(&out, 0, 0), [230, 0, 0]);
+    assert_eq!(rgb(&out, out.width - 1, out.height / 2), [230, 0, 0]);
+    let (cx, cy) = (out.width / 2, out.height / 2);
+    assert_eq!(rgb(&out, cx, cy), rgb(&original, cx, cy));
+}

@@ -210,6 +210,7 @@ fn options(
             }))
         }),
         abort: Some(abort),
+        evidence_dir: args.debug_dir.clone(),
         ..Options::default()
     }
 }

@@ -292,9 +292,25 @@ fn run_image(
             return Ok(Code::BadInput);
         }
     };
-    let read = pixels::decode(&bytes).and_then(|image| pixels::read_picture(image.view()?));
-    let read = match read {
-        Ok(read) => read,
+    let image = match pixels::decode(&bytes) {
+        Ok(image) => image,
+        Err(e) => {
+            eprintln!("sudobot: {prefix}{e}");
+            return Ok(Code::BadInput);
+        }
+    };
+    let found = image.view().and_then(pixels::read_picture_in);
+    if let Some(out) = &args.annotate {
+        let annotated = match &found {
+            Ok(picture) => picture.annotated(&image),
+            Err(_) => pixels::annotate(&image, None),
+        };
+        let bytes = pixels::encode_png(&annotated)?;
+        std::fs::write(out, bytes)
+            .with_context(|| format!("writing the annotated picture {}", out.display()))?;
+    }
+    let read = match found {
+        Ok(picture) => picture.read,
         Err(e) => {
             eprintln!("sudobot: {prefix}{e}");
             return Ok(Code::BadInput);
@@ -304,49 +320,32 @@ fn run_image(
         eprintln!("sudobot: {prefix}{}:", board_found(&read.board));
         eprint!("{read}");
     }
-    // -x: the board as read, with both diagonals as houses too (a picture does not say).
-    let shaped = |g: Grid| -> Result<Grid, sudobot::grid::GridError> {
-        if !args.diagonals {
-            return Ok(g);
-        }
-        Grid::new(Arc::new(g.geometry().clone().with_diagonals()), g.cells().to_vec())
+    // Cells the reader is unsure of are left out when the rest still has exactly one
+    // solution (with -x, the diagonals are houses of the board read: a picture does not say).
+    let rules = pixels::Rules {
+        uncertain: pixels::Uncertain::LeaveOutIfUnique,
+        diagonals: args.diagonals,
+        budget: *budget,
     };
-    let puzzle = match read.grid() {
-        Ok(grid) => grid,
-        Err(refused) => {
-            // Cells the reader is unsure of may be left out when the rest still has exactly
-            // one solution: that solution is then the only one the full board can have.
-            let uncertain = read.uncertain();
-            let reduced = read.grid_without_uncertain().ok().and_then(|g| shaped(g).ok());
-            let unique = reduced.as_ref().and_then(|g| match solve::solve_within(g, budget) {
-                Ok(Verdict::Unique(_)) => Some(g.clone()),
-                _ => None,
-            });
-            match unique {
-                Some(g) => {
-                    let names: Vec<String> = uncertain.iter().map(ToString::to_string).collect();
-                    eprintln!(
-                        "sudobot: {prefix}left out the uncertain {}: the rest of the board has exactly one solution",
-                        names.join(" ")
-                    );
-                    g
-                }
-                _ => {
-                    eprintln!(
-                        "sudobot: {prefix}{refused}; refusing to guess (the rest of the board does not have exactly one solution)"
-                    );
-                    return Ok(Code::BadInput);
-                }
-            }
+    let puzzle = match pixels::Puzzle::with_rules(&read, &rules) {
+        Ok(puzzle) => puzzle,
+        Err(refused @ pixels::PixelError::UncertainNeeded { .. }) => {
+            eprintln!("sudobot: {prefix}{refused}; refusing to guess");
+            return Ok(Code::BadInput);
         }
-    };
-    let puzzle = match shaped(puzzle) {
-        Ok(grid) => grid,
         Err(e) => {
             eprintln!("sudobot: {prefix}{e}");
             return Ok(Code::BadInput);
         }
     };
+    if !puzzle.left_out.is_empty() {
+        let names: Vec<String> = puzzle.left_out.iter().map(ToString::to_string).collect();
+        eprintln!(
+            "sudobot: {prefix}left out the uncertain {}: the rest of the board has exactly one solution",
+            names.join(" ")
+        );
+    }
+    let puzzle = puzzle.givens;
     let done = work(Entry { line: 1, puzzle: Ok(puzzle) }, mode, budget);
     let printer = printer(args, false);
     let mut out = BufWriter::new(io::stdout().lock());

@@ -103,6 +103,12 @@ pub struct DesktopArgs {
     #[arg(long)]
     pub stats: bool,
 
+    /// When a board read by pixels (--game gnome-sudoku|pixels, F2 on another window) is
+    /// refused, keep the window's picture there, annotated with the board found and each cell
+    /// as read (uncertain ones in red).
+    #[arg(long, value_name = "DIR")]
+    pub debug_dir: Option<std::path::PathBuf>,
+
     /// Log what the bot does on standard error: -v its steps (menus, dialogs, key plans, the
     /// save), -vv everything (each hotkey event too). RUST_LOG (e.g. `sudobot=debug`)
     /// overrides it.

@@ -125,6 +125,14 @@ pub struct SolveArgs {
     #[arg(long, requires = "image")]
     pub show_read: bool,
 
+    /// With --image: write the picture to OUT.png with what was read drawn over it: the board
+    /// outlined in blue, each digit read on a tag in its cell's corner (blue a given, green an
+    /// entry, red an uncertain cell, outlined in red). Written also when the read is refused
+    /// (the whole picture framed in red when no board was found). A photo's board is drawn on
+    /// the picture straightened.
+    #[arg(long, value_name = "OUT.png", requires = "image")]
+    pub annotate: Option<PathBuf>,
+
     /// The input format, instead of detecting it.
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<InputFormat>,

@@ -27,6 +27,7 @@
 //! givens alone have no single solution (an entry taken for a given's look, say), every value
 //! is kept as a given instead, and a wrong one refuses the run with nothing typed.
 
+use std::path::Path;
 use std::time::Duration;
 
 use super::backend::{Desktop, Rect, wait_for};
@@ -35,7 +36,8 @@ use super::lock::GameLock;
 use super::verify::unique_solution;
 use super::{Check, DesktopError, Options, Report};
 use crate::grid::{Cell, Grid};
-use crate::pixels::{self, Board, CellKind, RgbaImage};
+use crate::pixels::watch::{self, CellLook, Glyph, Rgb, Selection};
+use crate::pixels::{self, Board, BoardRead, CellKind, PixelError, Puzzle, RgbaImage, Uncertain};
 
 /// How a game draws a player's entries apart from its givens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,105 +90,59 @@ struct Seen {
     image: RgbaImage,
 }
 
-fn pixel_error(e: pixels::PixelError) -> DesktopError {
-    DesktopError::Capture(e.to_string())
+fn pixel_error(reason: PixelError) -> DesktopError {
+    DesktopError::Pixels { window: None, reason }
 }
 
-/// Captures the window and reads its board; fails on any uncertain cell.
-fn read_window<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Seen, DesktopError> {
-    let image = desktop.capture()?;
-    let read = image.view().and_then(pixels::read).map_err(pixel_error)?;
-    let grid = read.grid().map_err(pixel_error)?;
-    let kinds = read.cells.iter().map(|c| c.kind).collect();
-    Ok(Seen { board: read.board, grid, kinds, image })
-}
-
-/// A cell's rectangle in the window's pixels: (left, top, width, height).
-fn cell_rect(board: &Board, index: usize) -> (f64, f64, f64, f64) {
-    let side = board.side as f64;
-    let (w, h) = (board.width as f64 / side, board.height as f64 / side);
-    let (row, col) = ((index / board.side) as f64, (index % board.side) as f64);
-    (board.left as f64 + col * w, board.top as f64 + row * h, w, h)
-}
-
-/// The colour of a cell's margin (between 12% and 25% in from its edges, where no digit is
-/// drawn; the median of each channel, so that pencil marks drawn there do not tint it) and how
-/// much of its middle is ink (far from that colour).
-fn cell_look(image: &RgbaImage, board: &Board, index: usize) -> ([f64; 3], f64) {
-    let (left, top, w, h) = cell_rect(board, index);
-    let at = |x: f64, y: f64| -> [f64; 3] {
-        let (x, y) = (x as usize, y as usize);
-        if x >= image.width || y >= image.height {
-            return [0.0; 3];
-        }
-        let i = (y * image.width + x) * 4;
-        [image.data[i] as f64, image.data[i + 1] as f64, image.data[i + 2] as f64]
+/// Captures the window and reads its board; fails on any uncertain cell. The read, when a
+/// board was found, comes with a refusal (for the evidence picture).
+fn read_window<D: Desktop + ?Sized>(
+    desktop: &mut D,
+) -> Result<Seen, (DesktopError, Option<(RgbaImage, Option<BoardRead>)>)> {
+    let image = desktop.capture().map_err(|e| (e, None))?;
+    let read = match image.view().and_then(pixels::read) {
+        Ok(read) => read,
+        Err(e) => return Err((pixel_error(e), Some((image, None)))),
     };
-    let mut channels: [Vec<f64>; 3] = Default::default();
-    for k in 0..20 {
-        let t = 0.12 + 0.13 * (k as f64 / 19.0);
-        for (fx, fy) in [(t, 0.5), (1.0 - t, 0.5), (0.5, t), (0.5, 1.0 - t)] {
-            let c = at(left + fx * w, top + fy * h);
-            (0..3).for_each(|j| channels[j].push(c[j]));
+    let puzzle = match Puzzle::from_read(&read, Uncertain::Refuse) {
+        Ok(puzzle) => puzzle,
+        Err(e) => return Err((pixel_error(e), Some((image, Some(read))))),
+    };
+    let kinds = read.cells.iter().map(|c| c.kind).collect();
+    Ok(Seen { board: read.board, grid: puzzle.givens, kinds, image })
+}
+
+/// [`read_window`], the error alone.
+fn read_again<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Seen, DesktopError> {
+    read_window(desktop).map_err(|(e, _)| e)
+}
+
+/// The first read of a run: a refused one leaves the window's picture, annotated with what
+/// was found, in `opts.evidence_dir` when one is set.
+fn first_read<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<Seen, DesktopError> {
+    read_window(desktop).map_err(|(e, seen)| {
+        if let (Some(dir), Some((image, read))) = (&opts.evidence_dir, seen) {
+            keep_evidence(dir, &image, read.as_ref());
         }
+        e
+    })
+}
+
+/// Writes the annotated picture of a refused read into `dir` (a failure to write is logged:
+/// the refusal is the error that matters).
+fn keep_evidence(dir: &Path, image: &RgbaImage, read: Option<&BoardRead>) {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or_default();
+    let path = dir.join(format!("sudobot-pixels-{}-{stamp}.png", std::process::id()));
+    match std::fs::create_dir_all(dir)
+        .map_err(|e| e.to_string())
+        .and_then(|()| pixels::save_annotated(&path, image, read).map_err(|e| e.to_string()))
+    {
+        Ok(()) => tracing::warn!("the refused read is annotated in {}", path.display()),
+        Err(e) => tracing::warn!("cannot keep the refused read in {}: {e}", path.display()),
     }
-    let background = channels.map(|mut values| {
-        values.sort_by(f64::total_cmp);
-        values.get(values.len() / 2).copied().unwrap_or(0.0)
-    });
-    let mut ink = 0.0;
-    let mut total = 0.0;
-    for i in 0..16 {
-        for j in 0..16 {
-            let c = at(
-                left + (0.3 + 0.4 * i as f64 / 15.0) * w,
-                top + (0.3 + 0.4 * j as f64 / 15.0) * h,
-            );
-            let far: f64 = (0..3).map(|k| (c[k] - background[k]).abs()).sum();
-            if far > 150.0 {
-                ink += 1.0;
-            }
-            total += 1.0;
-        }
-    }
-    (background, ink / total)
-}
-
-/// Grey levels of a cell's middle (a 16 x 16 lattice), to see its digit change.
-fn glyph_sample(image: &RgbaImage, board: &Board, index: usize) -> Vec<u8> {
-    let (left, top, w, h) = cell_rect(board, index);
-    let mut out = Vec::with_capacity(256);
-    for i in 0..16 {
-        for j in 0..16 {
-            let x = (left + (0.25 + 0.5 * i as f64 / 15.0) * w) as usize;
-            let y = (top + (0.25 + 0.5 * j as f64 / 15.0) * h) as usize;
-            let k = (y.min(image.height - 1) * image.width + x.min(image.width - 1)) * 4;
-            let grey = (u16::from(image.data[k])
-                + u16::from(image.data[k + 1])
-                + u16::from(image.data[k + 2]))
-                / 3;
-            out.push(grey as u8);
-        }
-    }
-    out
-}
-
-/// Whether a cell's middle looks different from a sample of it.
-fn glyph_changed(before: &[u8], now: &[u8]) -> bool {
-    let diff: u32 = before.iter().zip(now).map(|(a, b)| u32::from(a.abs_diff(*b))).sum();
-    diff > 4 * before.len() as u32
-}
-
-/// Whether a colour is a shade of grey (no hue).
-fn neutral(c: [f64; 3]) -> bool {
-    let (max, min) =
-        (c.iter().copied().fold(0.0, f64::max), c.iter().copied().fold(255.0, f64::min));
-    max - min < 16.0
-}
-
-/// Whether two background colours differ enough to tell a selection.
-fn changed(a: [f64; 3], b: [f64; 3]) -> bool {
-    (0..3).map(|k| (a[k] - b[k]).abs()).sum::<f64>() > 18.0
 }
 
 /// The cells where `board` differs from `solution` (but `except`), named.
@@ -204,19 +160,6 @@ const POLL: Duration = Duration::from_millis(15);
 
 /// How often the whole board is read while waiting for it to show the solution.
 const READ_POLL: Duration = Duration::from_millis(30);
-
-/// Waits (bounded by `opts.timeout`) until `done` holds for a fresh capture.
-fn wait_for_look<D: Desktop + ?Sized>(
-    desktop: &mut D,
-    opts: &Options,
-    what: &str,
-    mut done: impl FnMut(&RgbaImage) -> bool,
-) -> Result<RgbaImage, DesktopError> {
-    wait_for(opts, desktop, what, opts.timeout, POLL, |d| {
-        let image = d.capture()?;
-        Ok(done(&image).then_some(image))
-    })
-}
 
 /// Reads, solves, types and verifies a sudoku window by its pixels (see the module's text).
 /// Any failure says what had been typed ([`DesktopError::Stopped`]).
@@ -247,10 +190,9 @@ fn test_pause<D: Desktop + ?Sized>(
     if n.parse::<usize>().ok() != Some(typed) {
         return Ok(());
     }
-    let path = std::path::Path::new(path);
-    std::fs::write(path, typed.to_string()).map_err(|e| {
-        DesktopError::Capture(format!("cannot write {TEST_PAUSE}'s file {}: {e}", path.display()))
-    })?;
+    let path = Path::new(path);
+    std::fs::write(path, typed.to_string())
+        .map_err(|source| DesktopError::TestPause { path: path.to_path_buf(), source })?;
     wait_for(opts, desktop, "the test pause to end", TEST_PAUSE_MAX, READ_POLL, |_| {
         Ok((!path.exists()).then_some(()))
     })
@@ -261,9 +203,7 @@ const CLICK_TRIES: usize = 3;
 
 /// The window's place on the screen now.
 fn place<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Rect, DesktopError> {
-    desktop
-        .game_area()?
-        .ok_or_else(|| DesktopError::Capture("the window's place on the screen is unknown".into()))
+    desktop.game_area()?.ok_or(DesktopError::PlaceUnknown)
 }
 
 /// Clicks a cell's middle where the window is now: its place is read just before the click
@@ -275,10 +215,13 @@ fn click_cell<D: Desktop + ?Sized>(
     board: &Board,
     index: usize,
 ) -> Result<usize, DesktopError> {
-    let (left, top, w, h) = cell_rect(board, index);
+    let cell = Cell::from_index(index, board.side);
+    let (x, y) = board.cell_centre(cell.row, cell.col).ok_or_else(|| {
+        DesktopError::NotSelected { cell, why: "the cell is not on the board read".into() }
+    })?;
     for tries in 1..=CLICK_TRIES {
         let area = place(desktop)?;
-        let at = (area.x + (left + w / 2.0) as i32, area.y + (top + h / 2.0) as i32);
+        let at = (area.x + x as i32, area.y + y as i32);
         fill::perform(desktop, opts, &fill::check_click_in(area, at, index)?)?;
         let now = place(desktop)?;
         if now == area {
@@ -287,51 +230,82 @@ fn click_cell<D: Desktop + ?Sized>(
         tracing::debug!(?area, ?now, "the window moved under a click; clicked again");
     }
     Err(DesktopError::NotSelected {
-        cell: Cell::from_index(index, board.side),
+        cell,
         why: format!("the window moved under each of {CLICK_TRIES} clicks"),
     })
 }
 
-/// Whether the window shows `index` as the selected cell: its look changed with the click
-/// (from `before`) or is not the plain one; no other cell of the board looks like it (a
-/// highlighted row, column or box has one tint for many cells; the selection is one cell's);
-/// and it looks as `selected`, how the bare cells selected before in this run looked (given
-/// for a bare cell only: pencil marks and digits tint a margin), so that a tint left alone on
-/// a cell is not taken for the selection either.
-/// Says what was seen when not.
-fn selection(
-    image: &RgbaImage,
-    board: &Board,
-    index: usize,
-    before: [f64; 3],
-    plain: [f64; 3],
-    selected: Option<[f64; 3]>,
-) -> Result<([f64; 3], Selected), String> {
-    let after = cell_look(image, board, index).0;
-    let rgb = |c: [f64; 3]| format!("rgb({:.0}, {:.0}, {:.0})", c[0], c[1], c[2]);
-    if !changed(after, before) && !changed(after, plain) {
-        return Err(format!("its look, {}, did not change", rgb(after)));
+/// What a run knows once the board is read and solved.
+struct Plan {
+    /// The board's place and shape in the window.
+    board: Board,
+    /// The board as first read.
+    seen: Grid,
+    /// How each cell was first read.
+    kinds: Vec<CellKind>,
+    /// The solution.
+    solution: Grid,
+    /// The empty cells and the wrong entries, in reading order.
+    targets: Vec<usize>,
+    /// How an empty cell looks unselected.
+    plain: Rgb,
+    /// The game covers its board with a dialog once solved.
+    completion_dialog: bool,
+}
+
+impl Plan {
+    /// Solves the board read: the givens alone (entries told apart as the game draws them),
+    /// else every value as a given (nothing then corrected).
+    fn new(seen: Seen, game: PixelGame) -> Result<Plan, DesktopError> {
+        let side = seen.board.side;
+        if side > 9 {
+            return Err(DesktopError::NeedsLetters { side });
+        }
+        let (board, image) = (seen.board, seen.image);
+        let empty: Vec<usize> = (0..side * side).filter(|&i| seen.grid.get(i).is_none()).collect();
+        // The middle of the empty cells' looks, so that a cell left selected before the run
+        // (its look unchanged by the click) still counts.
+        let plain = watch::plain(&image, &board, &empty);
+        let entry: Vec<bool> = (0..side * side)
+            .map(|i| {
+                seen.grid.get(i).is_some()
+                    && match game.entries {
+                        Entries::Ink => seen.kinds[i] == CellKind::Entry,
+                        Entries::Background => watch::entry_by_background(
+                            CellLook::at(&image, &board, i).background,
+                            plain,
+                        ),
+                    }
+            })
+            .collect();
+        let kept = seen.grid.cells().iter().zip(&entry).map(|(&v, &e)| if e { 0 } else { v });
+        let givens = Grid::new(seen.grid.geometry_arc().clone(), kept.collect())
+            .map_err(|e| pixel_error(e.into()))?;
+        let (solution, entry) = match unique_solution(&givens) {
+            Ok(solution) if entry.iter().any(|&e| e) => (solution, entry),
+            _ => (unique_solution(&seen.grid)?, vec![false; side * side]),
+        };
+        let targets = (0..side * side)
+            .filter(|&i| {
+                seen.grid.get(i).is_none()
+                    || (entry[i] && seen.grid.cells()[i] != solution.cells()[i])
+            })
+            .collect();
+        Ok(Plan {
+            board,
+            seen: seen.grid,
+            kinds: seen.kinds,
+            solution,
+            targets,
+            plain,
+            completion_dialog: game.completion_dialog,
+        })
     }
-    if let Some(look) = selected.filter(|&look| changed(after, look)) {
-        return Err(format!(
-            "it looks {}, not as the cells selected before ({})",
-            rgb(after),
-            rgb(look)
-        ));
+
+    /// Whether `k` is the last target.
+    fn last(&self, k: usize) -> bool {
+        k + 1 == self.targets.len()
     }
-    let side = board.side;
-    let alike: Vec<String> = (0..side * side)
-        .filter(|&i| i != index && !changed(cell_look(image, board, i).0, after))
-        .map(|i| Cell::from_index(i, side).to_string())
-        .collect();
-    if !alike.is_empty() {
-        return Err(format!(
-            "it looks {}, as {} do(es): a highlight, not the selection",
-            rgb(after),
-            alike.join(" ")
-        ));
-    }
-    Ok((after, Selected::seen(index)))
 }
 
 /// [`run_by_pixels`]; `typed` gets the cells whose digit was sent.
@@ -341,170 +315,171 @@ fn play<D: Desktop + ?Sized>(
     game: PixelGame,
     typed: &mut Vec<Cell>,
 ) -> Result<Report, DesktopError> {
-    let completion_dialog = game.completion_dialog;
     let _lock = desktop.game_window_key().map(|key| GameLock::take(&key)).transpose()?;
     let t0 = desktop.elapsed();
-    let seen = read_window(desktop)?;
+    let seen = first_read(desktop, opts)?;
     let read = desktop.elapsed() - t0;
-    let side = seen.board.side;
-    if side > 9 {
-        return Err(DesktopError::Capture(format!(
-            "a {side}x{side} board needs letters, which this mode does not type; nothing was typed"
-        )));
-    }
-    let board = seen.board;
-    let image = seen.image;
-    let empty: Vec<usize> = (0..side * side).filter(|&i| seen.grid.get(i).is_none()).collect();
-    // How an empty cell looks unselected: the middle of the empty cells' colours, so that a
-    // cell left selected before the run (its look unchanged by the click) still counts.
-    let plain = {
-        let mut looks: Vec<[f64; 3]> =
-            empty.iter().map(|&i| cell_look(&image, &board, i).0).collect();
-        looks.sort_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()));
-        looks.get(looks.len() / 2).copied().unwrap_or([255.0; 3])
-    };
-    let entry: Vec<bool> = (0..side * side)
-        .map(|i| {
-            seen.grid.get(i).is_some()
-                && match game.entries {
-                    Entries::Ink => seen.kinds[i] == CellKind::Entry,
-                    Entries::Background => {
-                        let bg = cell_look(&image, &board, i).0;
-                        !changed(bg, plain) || !neutral(bg)
-                    }
-                }
-        })
-        .collect();
-    let mut givens = seen.grid.clone();
-    for i in (0..side * side).filter(|&i| entry[i]) {
-        givens.set(i, None).map_err(|e| DesktopError::Capture(e.to_string()))?;
-    }
-    // The givens alone, else every value as a given (nothing then corrected).
-    let (solution, entry) = match unique_solution(&givens) {
-        Ok(solution) if entry.iter().any(|&e| e) => (solution, entry),
-        _ => (unique_solution(&seen.grid)?, vec![false; side * side]),
-    };
+    let plan = Plan::new(seen, game)?;
+    let side = plan.board.side;
     let mut report = Report::solved(
-        &solution,
+        &plan.solution,
         format!("pixels {side}x{side}"),
         Check::Pixels,
         read,
         desktop.elapsed() - t0 - read,
     );
-    // The empty cells and the entries that are wrong, in reading order.
-    let targets: Vec<usize> = (0..side * side)
-        .filter(|&i| {
-            seen.grid.get(i).is_none() || (entry[i] && seen.grid.cells()[i] != solution.cells()[i])
-        })
-        .collect();
-    report.corrected = targets.iter().filter(|&&i| seen.grid.get(i).is_some()).count();
+    report.corrected = plan.targets.iter().filter(|&&i| plan.seen.get(i).is_some()).count();
     let typing = desktop.elapsed();
     // How the selected cell looks, learnt from the first bare one.
-    let mut selected_look = None;
-    for (k, &index) in targets.iter().enumerate() {
+    let mut learnt = None;
+    for (k, &index) in plan.targets.iter().enumerate() {
         if opts.aborted() {
             return Err(DesktopError::Aborted);
         }
-        if completion_dialog && k + 1 == targets.len() {
-            // The last digit may end the game behind a dialog: the rest is read back first.
-            let now = read_window(desktop)?;
-            let wrong = differences(&now.grid, &solution, Some(index));
-            if !wrong.is_empty() {
-                return Err(DesktopError::WrongValues {
-                    when: "before the last digit",
-                    cells: wrong,
-                });
-            }
+        match type_cell(desktop, opts, &plan, (k, index), &mut learnt, typed, &mut report)? {
+            Typed::Shown => test_pause(desktop, opts, typed.len())?,
+            Typed::Covered => break,
         }
-        let cell = Cell::from_index(index, side);
-        // A wrong value or pencil marks (GNOME Sudoku's earmarks, drawn where the digit will
-        // be, and across the cell's margin): its glyph is sampled, to see it replaced; a bare
-        // cell needs no capture for that. Its margin's colour is not the selection's alone, so
-        // it is neither checked against the learnt selection look nor taught it.
-        let held = seen.grid.get(index).is_some() || seen.kinds[index] == CellKind::Pencil;
-        let learnt = selected_look.filter(|_| !held);
-        // A fresh capture before each click: a window minimized, covered or moved off the
-        // screen since the last cell is refused here, before anything is sent to it.
-        let image = desktop.capture()?;
-        let before = cell_look(&image, &board, index).0;
-        report.actions += click_cell(desktop, opts, &board, index)?;
-        let mut seen_last = String::from("no capture");
-        let selected =
-            wait_for(opts, desktop, &format!("{cell} to show selected"), opts.timeout, POLL, |d| {
-                let img = d.capture()?;
-                Ok(match selection(&img, &board, index, before, plain, learnt) {
-                    Ok(selected) => Some(selected),
-                    Err(why) => {
-                        seen_last = why;
-                        None
-                    }
-                })
-            });
-        let selected = match selected {
-            Ok((look, selected)) => {
-                if !held {
-                    selected_look.get_or_insert(look);
-                }
-                selected
-            }
-            Err(e) => {
-                // Whatever the click opened (a popover) is closed; no digit was sent. The
-                // Escape is the bot's own, so an interactive session's listener does not take
-                // it for the user's.
-                let _ = super::game::escape(desktop, opts);
-                return Err(match e {
-                    DesktopError::Timeout { .. } => {
-                        DesktopError::NotSelected { cell, why: seen_last }
-                    }
-                    other => other,
-                });
-            }
-        };
-        let before_key = match held {
-            true => glyph_sample(&desktop.capture()?, &board, index),
-            false => Vec::new(),
-        };
-        let digit = fill::check_digit(&selected, &solution)?;
-        // Counted once sent: a failed send typed nothing; an abort comes after the key went.
-        match fill::perform(desktop, opts, &digit) {
-            Ok(()) => typed.push(cell),
-            Err(DesktopError::Aborted) => {
-                typed.push(cell);
-                return Err(DesktopError::Aborted);
-            }
-            Err(e) => return Err(e),
-        }
-        report.actions += 1;
-        report.typed += 1;
-        let shown = wait_for_look(desktop, opts, &format!("the digit to show in {cell}"), |img| {
-            // A wrong value or marks replaced: the glyph changes; a bare cell: ink shows.
-            if held {
-                glyph_changed(&before_key, &glyph_sample(img, &board, index))
-            } else {
-                cell_look(img, &board, index).1 > 0.04
-            }
-        });
-        match shown {
-            Ok(_) => {}
-            // The game covered its board at once (its completion dialog): checked below.
-            Err(DesktopError::Covered { .. }) if completion_dialog && k + 1 == targets.len() => {
-                break;
-            }
-            Err(e) => return Err(e),
-        };
-        test_pause(desktop, opts, typed.len())?;
     }
     report.typing = desktop.elapsed() - typing;
     let verifying = desktop.elapsed();
-    // The last digit may still be settling (a selection fading, a popover closing): the board
-    // is read until it shows the solution, within the bound.
+    report.check = settle(desktop, opts, &plan)?;
+    report.verify = desktop.elapsed() - verifying;
+    report.verified = true;
+    Ok(report)
+}
+
+/// How a typed digit ended.
+enum Typed {
+    /// It shows in its cell.
+    Shown,
+    /// The last digit, and the game covered its board at once (its completion dialog).
+    Covered,
+}
+
+/// Clicks target `k` (cell `index`), waits for it to show selected, sends its digit and
+/// waits for the digit to show. `learnt` is how the bare cells selected so far looked.
+fn type_cell<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    plan: &Plan,
+    (k, index): (usize, usize),
+    learnt: &mut Option<Rgb>,
+    typed: &mut Vec<Cell>,
+    report: &mut Report,
+) -> Result<Typed, DesktopError> {
+    let board = &plan.board;
+    if plan.completion_dialog && plan.last(k) {
+        // The last digit may end the game behind a dialog: the rest is read back first.
+        let now = read_again(desktop)?;
+        let wrong = differences(&now.grid, &plan.solution, Some(index));
+        if !wrong.is_empty() {
+            return Err(DesktopError::WrongValues { when: "before the last digit", cells: wrong });
+        }
+    }
+    let cell = Cell::from_index(index, board.side);
+    // A wrong value or pencil marks (GNOME Sudoku's earmarks, drawn where the digit will be,
+    // and across the cell's margin): its glyph is sampled, to see it replaced; a bare cell
+    // needs no capture for that. Its margin's colour is not the selection's alone, so it is
+    // neither checked against the learnt selection look nor taught it.
+    let held = plan.seen.get(index).is_some() || plan.kinds[index] == CellKind::Pencil;
+    // A fresh capture before each click: a window minimized, covered or moved off the screen
+    // since the last cell is refused here, before anything is sent to it.
+    let image = desktop.capture()?;
+    let around = Selection {
+        before: CellLook::at(&image, board, index).background,
+        plain: plan.plain,
+        learnt: learnt.filter(|_| !held),
+    };
+    report.actions += click_cell(desktop, opts, board, index)?;
+    let selected = see_selected(desktop, opts, board, index, &around)?;
+    if !held {
+        learnt.get_or_insert(selected.0);
+    }
+    let before_key = match held {
+        true => Glyph::sample(&desktop.capture()?, board, index),
+        false => Glyph::default(),
+    };
+    let digit = fill::check_digit(&selected.1, &plan.solution)?;
+    // Counted once sent: a failed send typed nothing; an abort comes after the key went.
+    match fill::perform(desktop, opts, &digit) {
+        Ok(()) => typed.push(cell),
+        Err(DesktopError::Aborted) => {
+            typed.push(cell);
+            return Err(DesktopError::Aborted);
+        }
+        Err(e) => return Err(e),
+    }
+    report.actions += 1;
+    report.typed += 1;
+    let shown =
+        wait_for(opts, desktop, &format!("the digit to show in {cell}"), opts.timeout, POLL, |d| {
+            let img = d.capture()?;
+            // A wrong value or marks replaced: the glyph changes; a bare cell: ink shows.
+            Ok(match held {
+                true => before_key.changed(&Glyph::sample(&img, board, index)),
+                false => CellLook::at(&img, board, index).shows_ink(),
+            }
+            .then_some(()))
+        });
+    match shown {
+        Ok(()) => Ok(Typed::Shown),
+        // The game covered its board at once (its completion dialog): checked by [`settle`].
+        Err(DesktopError::Covered { .. }) if plan.completion_dialog && plan.last(k) => {
+            Ok(Typed::Covered)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Waits (bounded) for cell `index` to show as the one selected after its click: its margin
+/// colour and the proof, or (with whatever the click opened closed by Escape) why not.
+fn see_selected<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    board: &Board,
+    index: usize,
+    around: &Selection,
+) -> Result<(Rgb, Selected), DesktopError> {
+    let cell = Cell::from_index(index, board.side);
+    let mut seen_last = String::from("no capture");
+    let selected =
+        wait_for(opts, desktop, &format!("{cell} to show selected"), opts.timeout, POLL, |d| {
+            let img = d.capture()?;
+            Ok(match watch::selected(&img, board, index, around) {
+                Ok(look) => Some((look, Selected::seen(index))),
+                Err(why) => {
+                    seen_last = why.to_string();
+                    None
+                }
+            })
+        });
+    selected.map_err(|e| {
+        // Whatever the click opened (a popover) is closed; no digit was sent. The Escape is
+        // the bot's own, so an interactive session's listener does not take it for the user's.
+        let _ = super::game::escape(desktop, opts);
+        match e {
+            DesktopError::Timeout { .. } => DesktopError::NotSelected { cell, why: seen_last },
+            other => other,
+        }
+    })
+}
+
+/// Reads the board until it shows the solution, within the bound (the last digit may still
+/// be settling: a selection fading, a popover closing): how it was checked.
+fn settle<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    plan: &Plan,
+) -> Result<Check, DesktopError> {
+    let solution = &plan.solution;
     let mut last = None;
     let settled =
         wait_for(opts, desktop, "the board to show the solution", opts.timeout, READ_POLL, |d| {
-            match read_window(d) {
+            match read_again(d) {
                 Ok(now) if now.grid.cells() == solution.cells() => Ok(Some(Check::Pixels)),
                 Err(DesktopError::Covered { by, .. })
-                    if completion_dialog && !targets.is_empty() =>
+                    if plan.completion_dialog && !plan.targets.is_empty() =>
                 {
                     tracing::debug!(%by, "a window over the board after the last digit");
                     Ok(Some(Check::Completion))
@@ -515,17 +490,12 @@ fn play<D: Desktop + ?Sized>(
                 }
             }
         });
-    report.check = match (settled, last) {
-        (Ok(check), _) => check,
-        (Err(DesktopError::Timeout { .. }), Some(Ok(now))) => {
-            return Err(DesktopError::WrongValues {
-                when: "after typing",
-                cells: differences(&now, &solution, None),
-            });
-        }
-        (Err(DesktopError::Timeout { .. }), Some(Err(e))) | (Err(e), _) => return Err(e),
-    };
-    report.verify = desktop.elapsed() - verifying;
-    report.verified = true;
-    Ok(report)
+    match (settled, last) {
+        (Ok(check), _) => Ok(check),
+        (Err(DesktopError::Timeout { .. }), Some(Ok(now))) => Err(DesktopError::WrongValues {
+            when: "after typing",
+            cells: differences(&now, solution, None),
+        }),
+        (Err(DesktopError::Timeout { .. }), Some(Err(e))) | (Err(e), _) => Err(e),
+    }
 }

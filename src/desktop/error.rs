@@ -55,9 +55,40 @@ pub enum DesktopError {
         /// A screen point where it covers the game.
         y: i32,
     },
-    /// The window's pixels could not be read (off-screen, an unknown format, no board).
+    /// The window's pixels could not be captured (off-screen, an unknown format).
     #[error("cannot read the window's pixels: {0}")]
     Capture(String),
+    /// The pixel reader refused the window's board (none found, uncertain cells, a shape it
+    /// does not read).
+    #[error("cannot read the window's pixels: {}{reason}", window_note(window))]
+    Pixels {
+        /// The window read, when the user may not have meant it (interactive F2 on another
+        /// window than Solo).
+        window: Option<String>,
+        /// Why the reader refused.
+        reason: crate::pixels::PixelError,
+    },
+    /// A board by pixels larger than 9x9: its values are letters, which a run by pixels does
+    /// not type.
+    #[error(
+        "a {side}x{side} board needs letters, which this mode does not type; nothing was typed"
+    )]
+    NeedsLetters {
+        /// The board's side.
+        side: usize,
+    },
+    /// The window's place on the screen, needed to click its cells, is unknown.
+    #[error("cannot read the window's pixels: the window's place on the screen is unknown")]
+    PlaceUnknown,
+    /// The test hook's file could not be written.
+    #[error("cannot write the test pause's file {}", path.display())]
+    TestPause {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// Could not talk to the display server.
     #[error("cannot use the display: {0}")]
     Display(String),
@@ -256,6 +287,11 @@ pub enum DesktopError {
     /// The hotkey listener failed.
     #[error("cannot listen for hotkeys: {0}")]
     Hotkeys(String),
+}
+
+/// The window named, as the start of a pixel refusal.
+fn window_note(window: &Option<String>) -> String {
+    window.as_ref().map(|w| format!("{w} (focused, not Solo): ")).unwrap_or_default()
 }
 
 /// "nothing was typed", or how many values were typed and in which cells.

@@ -203,6 +203,9 @@ impl Session {
                 DesktopError::Capture(why) => {
                     DesktopError::Capture(format!("{name} (focused, not Solo): {why}"))
                 }
+                DesktopError::Pixels { reason, .. } => {
+                    DesktopError::Pixels { window: Some(name.clone()), reason }
+                }
                 other => other,
             };
             return by_pixels::run_by_pixels(desktop, &opts, game).map_err(|e| match e {

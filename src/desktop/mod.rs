@@ -104,6 +104,9 @@ pub struct Options {
     /// Escapes the bot itself is about to send, so a hotkey listener that also sees synthetic
     /// keys can tell them from the user's Esc.
     pub own_escapes: Option<Arc<OwnEscapes>>,
+    /// Where a run by pixels keeps the window's picture, annotated with what was read, when
+    /// the read is refused (`None`: nowhere).
+    pub evidence_dir: Option<std::path::PathBuf>,
 }
 
 impl Options {
@@ -128,6 +131,7 @@ impl Default for Options {
             tell: None,
             abort: None,
             own_escapes: None,
+            evidence_dir: None,
         }
     }
 }

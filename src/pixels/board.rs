@@ -57,6 +57,15 @@ impl Board {
         let (x0, x1) = *self.cols.get(col)?;
         Some(((x0 + x1) / 2, (y0 + y1) / 2))
     }
+
+    /// The inside of cell `index` (reading order) between its lines, in image pixels: the one
+    /// cell geometry, measured from the board's own lines (for reading, watching and clicking).
+    pub fn cell_rect(&self, index: usize) -> Option<Area> {
+        let (y0, y1) = *self.rows.get(index.checked_div(self.side)?)?;
+        let (x0, x1) = *self.cols.get(index % self.side)?;
+        let (width, height) = ((x1 + 1).saturating_sub(x0), (y1 + 1).saturating_sub(y0));
+        Some(Area { left: x0, top: y0, width, height })
+    }
 }
 
 /// A rectangle in an image, in pixels.

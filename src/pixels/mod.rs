@@ -5,10 +5,13 @@
 //! from fonts ([`digits`]). It refuses rather than guesses: [`BoardRead::grid`] fails, naming
 //! the cells, when any cell is uncertain.
 
+mod annotate;
 pub mod board;
 pub(crate) mod cells;
 pub mod digits;
+mod puzzle;
 mod rectify;
+pub mod watch;
 
 #[cfg(test)]
 mod tests;
@@ -18,7 +21,9 @@ use std::sync::Arc;
 
 use crate::grid::{Cell, Geometry, Grid};
 
+pub use annotate::{annotate, encode_png, save_annotated};
 pub use board::Board;
+pub use puzzle::{Puzzle, Rest, Rules, Uncertain};
 
 /// The largest image read, in pixels (width times height).
 pub const MAX_PIXELS: usize = 40_000_000;
@@ -96,6 +101,22 @@ pub enum PixelError {
         /// The uncertain cells.
         cells: Vec<Cell>,
     },
+    /// Some cells could not be read with certainty, and the board needs them: without them it
+    /// has no unique solution (see [`Puzzle`]).
+    #[error(
+        "the board was found, but {} uncertain: {}; without them the board has no unique solution ({rest})",
+        count_cells(cells.len()),
+        list_cells(cells)
+    )]
+    UncertainNeeded {
+        /// The uncertain cells.
+        cells: Vec<Cell>,
+        /// What the board without them has.
+        rest: Rest,
+    },
+    /// The board found makes no grid (a shape the puzzle model does not hold).
+    #[error("the board found makes no grid: {0}")]
+    Grid(#[from] crate::grid::GridError),
 }
 
 fn count_cells(n: usize) -> String {
@@ -374,21 +395,19 @@ impl BoardRead {
             .iter()
             .map(|c| if c.is_certain() { c.value.unwrap_or(0) } else { 0 })
             .collect();
-        Grid::new(self.geometry()?, cells).map_err(|e| PixelError::NoBoard(e.to_string()))
+        Ok(Grid::new(self.geometry()?, cells)?)
     }
 
     /// The board's geometry.
     pub fn geometry(&self) -> Result<Arc<Geometry>, PixelError> {
         let b = &self.board;
-        Geometry::boxed(b.box_width, b.box_height)
-            .map(Arc::new)
-            .map_err(|e| PixelError::NoBoard(e.to_string()))
+        Ok(Arc::new(Geometry::boxed(b.box_width, b.box_height)?))
     }
 
     /// The grid with every value the reader saw, certain or not (for display only).
     fn best_guess_grid(&self) -> Result<Grid, PixelError> {
         let cells = self.cells.iter().map(|c| c.value.unwrap_or(0)).collect();
-        Grid::new(self.geometry()?, cells).map_err(|e| PixelError::NoBoard(e.to_string()))
+        Ok(Grid::new(self.geometry()?, cells)?)
     }
 }
 
@@ -479,9 +498,32 @@ fn read_board(image: Rgba<'_>, board: Board) -> Result<BoardRead, PixelError> {
 /// coordinates are then those of the straightened picture, not of `image`: for reading only
 /// (`solve --image`), never for clicking.
 pub fn read_picture(image: Rgba<'_>) -> Result<BoardRead, PixelError> {
+    read_picture_in(image).map(|picture| picture.read)
+}
+
+/// A board read by [`read_picture_in`], with the picture its coordinates refer to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PictureRead {
+    /// The board as read.
+    pub read: BoardRead,
+    /// The straightened picture the board was found in, when it was found only once the
+    /// picture was warped onto a square (a photo); `None`: the board's coordinates are the
+    /// image's own.
+    pub straightened: Option<RgbaImage>,
+}
+
+impl PictureRead {
+    /// [`annotate`]d: the picture the board was read in, with what was read.
+    pub fn annotated<'a>(&'a self, image: &'a RgbaImage) -> RgbaImage {
+        annotate(self.straightened.as_ref().unwrap_or(image), Some(&self.read))
+    }
+}
+
+/// [`read_picture`], keeping the straightened picture when the board was found only in it.
+pub fn read_picture_in(image: Rgba<'_>) -> Result<PictureRead, PixelError> {
     let first = match read(image) {
         Err(e @ PixelError::NoBoard(_)) => e,
-        other => return other,
+        other => return other.map(|read| PictureRead { read, straightened: None }),
     };
     let Some((straight, side, margin)) = rectify::warped(image) else { return Err(first) };
     let Some(view) = straight.view() else { return Err(first) };
@@ -493,7 +535,10 @@ pub fn read_picture(image: Rgba<'_>) -> Result<BoardRead, PixelError> {
             best = Some(read);
         }
     }
-    best.ok_or(first)
+    let read = best.ok_or(first)?;
+    let straightened =
+        RgbaImage { width: straight.width, height: straight.height, data: straight.data };
+    Ok(PictureRead { read, straightened: Some(straightened) })
 }
 
 /// Reads an image's board and gives its puzzle, refusing any board with an uncertain cell.
