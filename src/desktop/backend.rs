@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::keys::Key;
+use super::send::Sendable;
 use super::{DesktopError, Options};
 
 /// A mouse button.
@@ -87,11 +87,10 @@ pub enum Focused {
 
 /// What the bot needs from the desktop.
 pub trait Desktop {
-    /// Presses and releases a key (with its modifiers) in the focused window.
-    fn key(&mut self, key: Key) -> Result<(), DesktopError>;
-
-    /// Moves the pointer to a screen point and clicks.
-    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError>;
+    /// Sends one input: presses and releases a key (with its modifiers) in the focused
+    /// window, or moves the pointer to a screen point and clicks. Only a proven plan, a named
+    /// menu or dialog command, or Escape make a [`Sendable`] (see [`super::send`]).
+    fn send(&mut self, input: Sendable) -> Result<(), DesktopError>;
 
     /// Moves the pointer to a screen point without clicking.
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError>;

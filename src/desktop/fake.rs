@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::DesktopError;
 use super::backend::{Desktop, MouseButton, Popups, Rect};
 use super::keys::Key;
+use super::send::{self, Sendable};
 use crate::format::{solo_id, solo_text};
 use crate::grid::Grid;
 
@@ -368,12 +369,9 @@ impl FakeSolo {
     }
 }
 
-impl Desktop for FakeSolo {
-    fn bind_focused_game(&mut self) -> Result<super::Focused, DesktopError> {
-        Ok(self.focused.clone().unwrap_or(super::Focused::Game))
-    }
-
-    fn key(&mut self, key: Key) -> Result<(), DesktopError> {
+impl FakeSolo {
+    /// What the game does with a key.
+    fn press(&mut self, key: Key) -> Result<(), DesktopError> {
         self.keys.push(key);
         self.now += Duration::from_micros(100);
         if self.save_dialog.is_some() {
@@ -406,7 +404,8 @@ impl Desktop for FakeSolo {
         Ok(())
     }
 
-    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
+    /// What the game does with a click.
+    fn click_at(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
         // Clicks outside the screen go nowhere; on a window above the game they miss it.
         let on_screen =
             (0..self.screen.0 as i32).contains(&x) && (0..self.screen.1 as i32).contains(&y);
@@ -444,6 +443,19 @@ impl Desktop for FakeSolo {
         }
         self.hcursor = false;
         Ok(())
+    }
+}
+
+impl Desktop for FakeSolo {
+    fn bind_focused_game(&mut self) -> Result<super::Focused, DesktopError> {
+        Ok(self.focused.clone().unwrap_or(super::Focused::Game))
+    }
+
+    fn send(&mut self, input: Sendable) -> Result<(), DesktopError> {
+        match input.input() {
+            send::Input::Key(key) => self.press(key),
+            send::Input::Click(button, x, y) => self.click_at(button, x, y),
+        }
     }
 
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {

@@ -3,10 +3,11 @@
 
 use super::backend::{Desktop, MouseButton, Rect};
 use super::error::DesktopError;
-use super::game::send_keys;
+use super::game;
 use super::keys::{Key, Keys, snake_order};
 use super::model::{Allow, CellState, Effect, Tracker, Worlds};
 use super::mouse::MouseGrid;
+use super::send::Sendable;
 use super::{Input, Options};
 use crate::grid::Grid;
 
@@ -203,11 +204,10 @@ pub fn perform<D: Desktop + ?Sized>(
     proven: &Proven,
 ) -> Result<(), DesktopError> {
     tracing::debug!("sending {} proven actions", proven.len());
-    for action in &proven.actions {
-        match *action {
-            Action::Key(key) => send_keys(desktop, opts, &[key])?,
-            Action::Click(button, x, y, _) => desktop.click(button, x, y)?,
-            Action::Watch => desktop.pause(opts.step_delay),
+    for input in Sendable::plan(proven) {
+        match input {
+            Some(input) => game::send(desktop, opts, &[input])?,
+            None => desktop.pause(opts.step_delay),
         }
         if opts.aborted() {
             desktop.release_all();

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use super::backend::{Desktop, wait_for};
-use super::keys::Key;
 use super::menu::MenuItem;
+use super::send::{Command, Sendable};
 use super::{DesktopError, Options};
 use crate::format::solo_id::{self, SoloId};
 use crate::format::solo_text;
@@ -23,19 +23,28 @@ pub struct GameState {
     pub board: Grid,
 }
 
-/// Sends keys with the configured pacing between them.
-pub fn send_keys<D: Desktop + ?Sized>(
+/// Sends input, pacing keys with the configured key delay.
+pub(super) fn send<D: Desktop + ?Sized>(
     desktop: &mut D,
     opts: &Options,
-    keys: &[Key],
+    input: &[Sendable],
 ) -> Result<(), DesktopError> {
-    for &key in keys {
-        desktop.key(key)?;
-        if !opts.key_delay.is_zero() {
+    for &one in input {
+        desktop.send(one)?;
+        if one.key().is_some() && !opts.key_delay.is_zero() {
             desktop.pause(opts.key_delay);
         }
     }
     Ok(())
+}
+
+/// Sends one of the game's menu or dialog commands, by name.
+pub fn send_command<D: Desktop + ?Sized>(
+    desktop: &mut D,
+    opts: &Options,
+    command: Command,
+) -> Result<(), DesktopError> {
+    send(desktop, opts, &Sendable::command(opts.platform, command))
 }
 
 /// A clipboard value no game writes, so a change proves a fresh copy.
@@ -52,7 +61,7 @@ pub fn pick<D: Desktop + ?Sized>(
     item: MenuItem,
 ) -> Result<(), DesktopError> {
     tracing::debug!("Game > {item:?}");
-    send_keys(desktop, opts, &opts.platform.open_game_menu())?;
+    send_command(desktop, opts, Command::OpenGameMenu)?;
     match desktop.menu_showing()? {
         None => desktop.pause(opts.menu_delay),
         Some(_) => {
@@ -61,7 +70,7 @@ pub fn pick<D: Desktop + ?Sized>(
             })?;
         }
     }
-    send_keys(desktop, opts, &opts.platform.pick(item))
+    send_command(desktop, opts, Command::Pick(item))
 }
 
 /// Escapes out of a menu that may have opened half-way, and refocuses the game.
@@ -127,10 +136,10 @@ pub(crate) fn escape<D: Desktop + ?Sized>(
     opts: &Options,
 ) -> Result<(), DesktopError> {
     let Some(own) = &opts.own_escapes else {
-        return desktop.key(Key::Escape);
+        return desktop.send(Sendable::escape());
     };
     own.note();
-    let sent = desktop.key(Key::Escape);
+    let sent = desktop.send(Sendable::escape());
     own.settle();
     sent
 }
@@ -189,7 +198,6 @@ fn try_read_game_id<D: Desktop + ?Sized>(
     }
     // The dialog's text starts selected; select all anyway and copy until the clipboard changes
     // (the first keys can arrive before the entry has the focus).
-    let keys = opts.platform.copy_dialog_text();
     let per_try = Duration::from_millis(300);
     let id = wait_for(
         opts,
@@ -198,7 +206,7 @@ fn try_read_game_id<D: Desktop + ?Sized>(
         opts.timeout,
         Duration::ZERO,
         |d| {
-            send_keys(d, opts, &keys)?;
+            send_command(d, opts, Command::CopyDialogText)?;
             let got = wait_for(opts, d, "the clipboard", per_try, POLL, |d| {
                 Ok(d.clipboard_text()?.filter(|t| *t != mark && !t.trim().is_empty()))
             });

@@ -45,6 +45,7 @@ pub mod portable;
 // Windows' capture of the focused window (GDI), for the pixel path; compiled and linted for
 // Windows by `.ci/run`, never run.
 pub mod save;
+pub mod send;
 #[cfg(test)]
 mod tests;
 pub mod thinking;

@@ -211,164 +211,182 @@ impl Tracker {
 
     /// The effect of one key, or why it cannot be proven safe and intended.
     pub fn step(&mut self, key: Key, allow: Allow) -> Result<Effect, String> {
-        let max = self.side - 1;
         match key {
-            Key::Up | Key::Down | Key::Left | Key::Right => {
-                let (axis, down) = match key {
-                    Key::Up => (&mut self.row, false),
-                    Key::Down => (&mut self.row, true),
-                    Key::Left => (&mut self.col, false),
-                    _ => (&mut self.col, true),
-                };
-                *axis = if down {
-                    ((axis.0 + 1).min(max), (axis.1 + 1).min(max))
-                } else {
-                    (axis.0.saturating_sub(1), axis.1.saturating_sub(1))
-                };
-                (self.shown, self.keyboard) = (Some(true), Some(true));
-                Ok(Effect::Selection)
-            }
-            Key::Return => {
-                match self.shown {
-                    Some(true) => {
-                        self.pencil = self.pencil.map(|p| !p);
-                        self.keyboard = Some(true);
-                    }
-                    Some(false) => {}
-                    None => self.pencil = None,
-                }
-                Ok(Effect::Mode)
-            }
-            Key::Backspace => {
-                let cell = self.selected("Backspace")?;
-                let effect = match (self.pencil, self.cells[cell]) {
-                    (_, CellState::Given) => return Err(format!("Backspace on the given {cell}")),
-                    (_, CellState::Unknown) => {
-                        return Err(format!("Backspace on cell {cell} of unknown content"));
-                    }
-                    (Some(false), _) | (_, CellState::Empty) => Effect::Clear { cell },
-                    (Some(true), CellState::Value(_)) => {
-                        return Err(format!(
-                            "Backspace in pencil mode on the filled cell {cell} does nothing"
-                        ));
-                    }
-                    (None, CellState::Value(_)) if allow == Allow::Probe => {
-                        Effect::ClearOrNothing { cell }
-                    }
-                    (None, CellState::Value(_)) => {
-                        return Err(format!(
-                            "Backspace on the filled cell {cell} with the pencil mode unknown"
-                        ));
-                    }
-                };
-                (self.cells[cell], self.marks[cell]) = match effect {
-                    // Solo's clear (`R x,y,0`) also removes every pencil mark of the cell.
-                    Effect::Clear { .. } => (CellState::Empty, Some(0)),
-                    _ => (CellState::Unknown, None),
-                };
-                self.after_move();
-                Ok(effect)
-            }
-            Key::Char(c) => {
-                let command = is_command_key(key);
-                let danger = if command {
-                    format!(" ('{c}' would be a command if Solo rejected it)")
-                } else {
-                    String::new()
-                };
-                let Some(value) = symbol::from_char(c, self.side).filter(|_| c.is_alphanumeric())
-                else {
-                    return Err(format!("'{c}' is no value of a {0}x{0} grid{danger}", self.side));
-                };
-                let cell = self.selected(&format!("'{c}'")).map_err(|e| format!("{e}{danger}"))?;
-                let blind = allow == Allow::Blind;
-                let effect = match (self.pencil, self.cells[cell]) {
-                    (_, CellState::Given) => {
-                        return Err(format!("'{c}' on the given {cell}{danger}"));
-                    }
-                    (Some(false), CellState::Unknown) if blind => Effect::Place { cell, value },
-                    (Some(true), CellState::Unknown) if blind && !command => {
-                        Effect::MarkOrNothing { cell, value }
-                    }
-                    (Some(true), CellState::Value(_)) if blind && !command => Effect::Nothing,
-                    (_, CellState::Unknown) => {
-                        return Err(format!("'{c}' on cell {cell} of unknown content{danger}"));
-                    }
-                    // Blind (Killer): the value may be the player's already; Solo makes no
-                    // move then, and the selection ends as after a move.
-                    (Some(false), CellState::Value(v)) if v == value && blind => {
-                        Effect::Place { cell, value }
-                    }
-                    (Some(false), CellState::Value(v)) if v == value => {
-                        return Err(format!(
-                            "'{c}' on cell {cell}, which already holds it: Solo rejects it{danger}"
-                        ));
-                    }
-                    (Some(false), _) => Effect::Place { cell, value },
-                    (Some(true), CellState::Empty) if allow != Allow::Values => {
-                        match self.marks[cell] {
-                            Some(m) if m & 1 << (value - 1) != 0 => Effect::Unmark { cell, value },
-                            Some(_) => Effect::Mark { cell, value },
-                            None if allow == Allow::Marks => {
-                                return Err(format!(
-                                    "'{c}' in pencil mode on cell {cell}, whose pencil marks are \
-                                     unknown: it may add or remove {c}"
-                                ));
-                            }
-                            None => Effect::Mark { cell, value },
-                        }
-                    }
-                    (Some(true), CellState::Empty) => {
-                        return Err(format!("'{c}' in pencil mode would only mark cell {cell}"));
-                    }
-                    (Some(true), CellState::Value(_)) => {
-                        return Err(format!(
-                            "'{c}' in pencil mode on the filled cell {cell}: Solo rejects it{danger}"
-                        ));
-                    }
-                    (None, CellState::Empty) if allow == Allow::Probe => {
-                        Effect::PlaceOrMark { cell, value }
-                    }
-                    (None, _) => {
-                        return Err(format!(
-                            "'{c}' on cell {cell} with the pencil mode unknown{danger}"
-                        ));
-                    }
-                };
-                let places = matches!(effect, Effect::Place { .. } | Effect::PlaceOrMark { .. });
-                if places && self.solution[cell] != value {
-                    return Err(format!(
-                        "'{c}' is not the solution's value of cell {cell}, which is {}",
-                        self.solution[cell]
-                    ));
-                }
-                match effect {
-                    // Rejected: no move, the selection stays.
-                    Effect::Nothing => return Ok(effect),
-                    // A move or nothing: the keyboard cursor stays either way.
-                    Effect::MarkOrNothing { .. } => {
-                        if self.keyboard != Some(true) {
-                            self.shown = None;
-                        }
-                        return Ok(effect);
-                    }
-                    _ => {}
-                }
-                let bit = 1u64 << (value - 1);
-                (self.cells[cell], self.marks[cell]) = match effect {
-                    Effect::Place { .. } => (CellState::Value(value), Some(0)),
-                    Effect::Mark { .. } | Effect::Unmark { .. } => {
-                        (CellState::Empty, self.marks[cell].map(|m| m ^ bit))
-                    }
-                    _ => (CellState::Unknown, None),
-                };
-                self.after_move();
-                Ok(effect)
-            }
+            Key::Up | Key::Down | Key::Left | Key::Right => Ok(self.arrow(key)),
+            Key::Return => Ok(self.return_key()),
+            Key::Backspace => self.backspace(allow),
+            Key::Char(c) => self.value_key(c, allow),
             Key::Escape | Key::Alt(_) | Key::Ctrl(_) | Key::Tab | Key::AltTap => {
                 Err(format!("{key:?} is a menu key, not part of typing"))
             }
         }
+    }
+
+    /// An arrow key: the selection moves (or the keyboard cursor shows).
+    fn arrow(&mut self, key: Key) -> Effect {
+        let max = self.side - 1;
+        let (axis, down) = match key {
+            Key::Up => (&mut self.row, false),
+            Key::Down => (&mut self.row, true),
+            Key::Left => (&mut self.col, false),
+            _ => (&mut self.col, true),
+        };
+        *axis = if down {
+            ((axis.0 + 1).min(max), (axis.1 + 1).min(max))
+        } else {
+            (axis.0.saturating_sub(1), axis.1.saturating_sub(1))
+        };
+        (self.shown, self.keyboard) = (Some(true), Some(true));
+        Effect::Selection
+    }
+
+    /// Return: the pencil mode flips where the cursor shows.
+    fn return_key(&mut self) -> Effect {
+        match self.shown {
+            Some(true) => {
+                self.pencil = self.pencil.map(|p| !p);
+                self.keyboard = Some(true);
+            }
+            Some(false) => {}
+            None => self.pencil = None,
+        }
+        Effect::Mode
+    }
+
+    /// Backspace: clears the selected cell.
+    fn backspace(&mut self, allow: Allow) -> Result<Effect, String> {
+        let cell = self.selected("Backspace")?;
+        let effect = match (self.pencil, self.cells[cell]) {
+            (_, CellState::Given) => return Err(format!("Backspace on the given {cell}")),
+            (_, CellState::Unknown) => {
+                return Err(format!("Backspace on cell {cell} of unknown content"));
+            }
+            (Some(false), _) | (_, CellState::Empty) => Effect::Clear { cell },
+            (Some(true), CellState::Value(_)) => {
+                return Err(format!(
+                    "Backspace in pencil mode on the filled cell {cell} does nothing"
+                ));
+            }
+            (None, CellState::Value(_)) if allow == Allow::Probe => Effect::ClearOrNothing { cell },
+            (None, CellState::Value(_)) => {
+                return Err(format!(
+                    "Backspace on the filled cell {cell} with the pencil mode unknown"
+                ));
+            }
+        };
+        (self.cells[cell], self.marks[cell]) = match effect {
+            // Solo's clear (`R x,y,0`) also removes every pencil mark of the cell.
+            Effect::Clear { .. } => (CellState::Empty, Some(0)),
+            _ => (CellState::Unknown, None),
+        };
+        self.after_move();
+        Ok(effect)
+    }
+
+    /// A value's key (a digit or letter): places, marks or is rejected.
+    fn value_key(&mut self, c: char, allow: Allow) -> Result<Effect, String> {
+        let command = is_command_key(Key::Char(c));
+        let danger = if command {
+            format!(" ('{c}' would be a command if Solo rejected it)")
+        } else {
+            String::new()
+        };
+        let Some(value) = symbol::from_char(c, self.side).filter(|_| c.is_alphanumeric()) else {
+            return Err(format!("'{c}' is no value of a {0}x{0} grid{danger}", self.side));
+        };
+        let cell = self.selected(&format!("'{c}'")).map_err(|e| format!("{e}{danger}"))?;
+        let effect = self.value_effect(c, cell, value, allow, &danger)?;
+        let places = matches!(effect, Effect::Place { .. } | Effect::PlaceOrMark { .. });
+        if places && self.solution[cell] != value {
+            return Err(format!(
+                "'{c}' is not the solution's value of cell {cell}, which is {}",
+                self.solution[cell]
+            ));
+        }
+        match effect {
+            // Rejected: no move, the selection stays.
+            Effect::Nothing => return Ok(effect),
+            // A move or nothing: the keyboard cursor stays either way.
+            Effect::MarkOrNothing { .. } => {
+                if self.keyboard != Some(true) {
+                    self.shown = None;
+                }
+                return Ok(effect);
+            }
+            _ => {}
+        }
+        let bit = 1u64 << (value - 1);
+        (self.cells[cell], self.marks[cell]) = match effect {
+            Effect::Place { .. } => (CellState::Value(value), Some(0)),
+            Effect::Mark { .. } | Effect::Unmark { .. } => {
+                (CellState::Empty, self.marks[cell].map(|m| m ^ bit))
+            }
+            _ => (CellState::Unknown, None),
+        };
+        self.after_move();
+        Ok(effect)
+    }
+
+    /// What a value's key would do on `cell` in the mode known, or why it is refused.
+    fn value_effect(
+        &self,
+        c: char,
+        cell: usize,
+        value: u8,
+        allow: Allow,
+        danger: &str,
+    ) -> Result<Effect, String> {
+        let command = is_command_key(Key::Char(c));
+        let blind = allow == Allow::Blind;
+        Ok(match (self.pencil, self.cells[cell]) {
+            (_, CellState::Given) => {
+                return Err(format!("'{c}' on the given {cell}{danger}"));
+            }
+            (Some(false), CellState::Unknown) if blind => Effect::Place { cell, value },
+            (Some(true), CellState::Unknown) if blind && !command => {
+                Effect::MarkOrNothing { cell, value }
+            }
+            (Some(true), CellState::Value(_)) if blind && !command => Effect::Nothing,
+            (_, CellState::Unknown) => {
+                return Err(format!("'{c}' on cell {cell} of unknown content{danger}"));
+            }
+            // Blind (Killer): the value may be the player's already; Solo makes no
+            // move then, and the selection ends as after a move.
+            (Some(false), CellState::Value(v)) if v == value && blind => {
+                Effect::Place { cell, value }
+            }
+            (Some(false), CellState::Value(v)) if v == value => {
+                return Err(format!(
+                    "'{c}' on cell {cell}, which already holds it: Solo rejects it{danger}"
+                ));
+            }
+            (Some(false), _) => Effect::Place { cell, value },
+            (Some(true), CellState::Empty) if allow != Allow::Values => match self.marks[cell] {
+                Some(m) if m & 1 << (value - 1) != 0 => Effect::Unmark { cell, value },
+                Some(_) => Effect::Mark { cell, value },
+                None if allow == Allow::Marks => {
+                    return Err(format!(
+                        "'{c}' in pencil mode on cell {cell}, whose pencil marks are \
+                             unknown: it may add or remove {c}"
+                    ));
+                }
+                None => Effect::Mark { cell, value },
+            },
+            (Some(true), CellState::Empty) => {
+                return Err(format!("'{c}' in pencil mode would only mark cell {cell}"));
+            }
+            (Some(true), CellState::Value(_)) => {
+                return Err(format!(
+                    "'{c}' in pencil mode on the filled cell {cell}: Solo rejects it{danger}"
+                ));
+            }
+            (None, CellState::Empty) if allow == Allow::Probe => {
+                Effect::PlaceOrMark { cell, value }
+            }
+            (None, _) => {
+                return Err(format!("'{c}' on cell {cell} with the pencil mode unknown{danger}"));
+            }
+        })
     }
 
     /// The effect of a click on a cell (the caller proved the click lands in that cell).

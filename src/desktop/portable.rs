@@ -10,6 +10,7 @@ use enigo::{Button, Coordinate, Direction, Enigo, Keyboard, Mouse, Settings};
 use super::DesktopError;
 use super::backend::{Desktop, MouseButton, Rect};
 use super::keys::Key;
+use super::send::{self, Sendable};
 
 /// Keyboard, mouse and clipboard through enigo and arboard: the part every backend shares.
 pub(crate) struct Input {
@@ -33,8 +34,16 @@ impl Input {
         })
     }
 
+    /// Sends one input (see [`Desktop::send`]).
+    pub(crate) fn send(&mut self, input: Sendable) -> Result<(), DesktopError> {
+        match input.input() {
+            send::Input::Key(key) => self.key(key),
+            send::Input::Click(button, x, y) => self.click(button, x, y),
+        }
+    }
+
     /// Presses and releases one key, with its modifier if it has one.
-    pub(crate) fn key(&mut self, key: Key) -> Result<(), DesktopError> {
+    fn key(&mut self, key: Key) -> Result<(), DesktopError> {
         let enigo = &mut self.enigo;
         let simple = match key {
             Key::Up => enigo::Key::UpArrow,
@@ -60,12 +69,7 @@ impl Input {
         enigo.key(simple, Direction::Click).map_err(input_error)
     }
 
-    pub(crate) fn click(
-        &mut self,
-        button: MouseButton,
-        x: i32,
-        y: i32,
-    ) -> Result<(), DesktopError> {
+    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
         self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_error)?;
         let button = match button {
             MouseButton::Left => Button::Left,
@@ -129,12 +133,8 @@ impl PortableDesktop {
 }
 
 impl Desktop for PortableDesktop {
-    fn key(&mut self, key: Key) -> Result<(), DesktopError> {
-        self.input.key(key)
-    }
-
-    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
-        self.input.click(button, x, y)
+    fn send(&mut self, input: Sendable) -> Result<(), DesktopError> {
+        self.input.send(input)
     }
 
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {

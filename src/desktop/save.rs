@@ -25,9 +25,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::backend::{Desktop, wait_for};
-use super::game::{POLL, pick, send_keys, sentinel};
-use super::keys::Key;
+use super::game::{POLL, pick, send_command, sentinel};
 use super::menu::{MenuItem, Platform};
+use super::send::Command;
 use super::{DesktopError, Options};
 use crate::format::solo_save::{Board, SaveFile};
 use crate::grid::Grid;
@@ -174,7 +174,7 @@ fn try_save<D: Desktop + ?Sized>(
             if d.focus_dialog(SAVE_DIALOG_TITLE)? != Some(true) {
                 return Ok(Some(()));
             }
-            send_keys(d, opts, &[Key::Ctrl('a'), Key::Ctrl('v')])?;
+            send_command(d, opts, Command::PasteOver)?;
             d.pause(settle(opts.platform));
             if opts.platform.save_field_copies() && !field_holds(d, opts, &name)? {
                 // Another program's text was pasted (or none): paste the path again.
@@ -183,7 +183,7 @@ fn try_save<D: Desktop + ?Sized>(
                 return Ok(None);
             }
             if d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(true) {
-                send_keys(d, opts, &[Key::Alt('s')])?;
+                send_command(d, opts, Command::Save)?;
             }
             let gone = wait_for(opts, d, "the save dialog to close", round, POLL, |d| {
                 Ok((d.focus_dialog(SAVE_DIALOG_TITLE)? == Some(false)).then_some(()))
@@ -216,7 +216,7 @@ fn field_holds<D: Desktop + ?Sized>(
     }
     let mark = sentinel(desktop.elapsed());
     desktop.set_clipboard_text(&mark)?;
-    send_keys(desktop, opts, &[Key::Ctrl('a'), Key::Ctrl('c')])?;
+    send_command(desktop, opts, Command::CopyField)?;
     let copied = wait_for(opts, desktop, "the save dialog's field", COPY_BOUND, POLL, |d| {
         Ok(d.clipboard_text()?.filter(|t| *t != mark))
     });

@@ -726,6 +726,59 @@ fn random_puzzle(solution: &crate::grid::Grid, rng: &mut Rng) -> crate::grid::Gr
     }
 }
 
+/// Puts `game` in a random state around `puzzle`: wrong, right and pencilled cells, the cursor
+/// and modes anywhere, a menu or dialog left open, and (for mouse input, returned) a window of
+/// random shape and place, maybe covered.
+fn scramble(game: &mut FakeSolo, puzzle: &Grid, solution: &Grid, rng: &mut Rng) -> bool {
+    let side = puzzle.side();
+    let empty: Vec<usize> = (0..side * side).filter(|&i| puzzle.get(i).is_none()).collect();
+    for &i in &empty {
+        match rng.below(6) {
+            0 => game.grid[i] = (solution.cells()[i] + rng.below(side - 1) as u8) % side as u8 + 1,
+            1 => game.grid[i] = solution.cells()[i],
+            2 => game.pencil[i] = rng.next() & ((1 << side) - 1),
+            _ => {}
+        }
+    }
+    // A wrong value that is a command letter on big grids, where the issue found it.
+    if side >= 23 && !empty.is_empty() && rng.chance(50) {
+        let i = empty[rng.below(empty.len())];
+        let n = 23u8; // 'n'
+        if solution.cells()[i] != n {
+            game.grid[i] = n;
+        }
+    }
+    (game.hx, game.hy) = (rng.below(side), rng.below(side));
+    (game.hshow, game.hpencil, game.hcursor) = (rng.chance(60), rng.chance(50), rng.chance(50));
+    if rng.chance(15) {
+        game.open_menu();
+    } else if rng.chance(10) {
+        game.open_dialog();
+    }
+    let mouse = rng.chance(35);
+    if mouse {
+        let natural = (side * 48 + 49) as i32;
+        let (w, h) =
+            (natural + rng.below(300) as i32 - 100, natural + 25 + rng.below(300) as i32 - 100);
+        game.area = crate::desktop::Rect {
+            x: rng.below(200) as i32 - 50,
+            y: rng.below(200) as i32 - 50,
+            width: w.max(100) as u32,
+            height: h.max(125) as u32,
+        };
+        game.screen = (800 + rng.below(1200) as u32, 600 + rng.below(1200) as u32);
+        if rng.chance(20) {
+            game.covers.push(crate::desktop::Rect {
+                x: rng.below(800) as i32,
+                y: rng.below(800) as i32,
+                width: 200,
+                height: 150,
+            });
+        }
+    }
+    mouse
+}
+
 /// The key-safety property: for random game states on every shape up to 31x31 (cursor shown
 /// or hidden anywhere, pencil mode on or off, wrong values (letters Solo also reads as
 /// commands among them), pencil marks, a menu or dialog left open, keyboard or mouse input on
@@ -743,54 +796,7 @@ fn no_command_fires_in_any_state_on_any_shape() {
         let puzzle = random_puzzle(&solution, &mut rng);
         let id_text = solo_id::write(&puzzle);
         let mut game = FakeSolo::new(&id_text);
-        let empty: Vec<usize> = (0..side * side).filter(|&i| puzzle.get(i).is_none()).collect();
-        for &i in &empty {
-            match rng.below(6) {
-                0 => {
-                    game.grid[i] =
-                        (solution.cells()[i] + rng.below(side - 1) as u8) % side as u8 + 1
-                }
-                1 => game.grid[i] = solution.cells()[i],
-                2 => game.pencil[i] = rng.next() & ((1 << side) - 1),
-                _ => {}
-            }
-        }
-        // A wrong value that is a command letter on big grids, where the issue found it.
-        if side >= 23 && !empty.is_empty() && rng.chance(50) {
-            let i = empty[rng.below(empty.len())];
-            let n = 23u8; // 'n'
-            if solution.cells()[i] != n {
-                game.grid[i] = n;
-            }
-        }
-        (game.hx, game.hy) = (rng.below(side), rng.below(side));
-        (game.hshow, game.hpencil, game.hcursor) = (rng.chance(60), rng.chance(50), rng.chance(50));
-        if rng.chance(15) {
-            game.open_menu();
-        } else if rng.chance(10) {
-            game.open_dialog();
-        }
-        let mouse = rng.chance(35);
-        if mouse {
-            let natural = (side * 48 + 49) as i32;
-            let (w, h) =
-                (natural + rng.below(300) as i32 - 100, natural + 25 + rng.below(300) as i32 - 100);
-            game.area = crate::desktop::Rect {
-                x: rng.below(200) as i32 - 50,
-                y: rng.below(200) as i32 - 50,
-                width: w.max(100) as u32,
-                height: h.max(125) as u32,
-            };
-            game.screen = (800 + rng.below(1200) as u32, 600 + rng.below(1200) as u32);
-            if rng.chance(20) {
-                game.covers.push(crate::desktop::Rect {
-                    x: rng.below(800) as i32,
-                    y: rng.below(800) as i32,
-                    width: 200,
-                    height: 150,
-                });
-            }
-        }
+        let mouse = scramble(&mut game, &puzzle, &solution, &mut rng);
         let before = game.grid.clone();
         let thinking = rng.chance(25);
         let o = Options {

@@ -21,10 +21,11 @@ use x11rb::protocol::xproto::{
 use x11rb::rust_connection::RustConnection;
 use x11rb::wrapper::ConnectionExt as _;
 
-use super::backend::{Desktop, Focused, MouseButton, Popups, Rect};
+use super::DesktopError;
+use super::backend::{Desktop, Focused, Popups, Rect};
 use super::menu::Platform;
 use super::portable::Input;
-use super::{DesktopError, keys::Key};
+use super::send::Sendable;
 
 mod capture;
 mod state;
@@ -325,12 +326,8 @@ impl X11Desktop {
 }
 
 impl Desktop for X11Desktop {
-    fn key(&mut self, key: Key) -> Result<(), DesktopError> {
-        self.input.key(key)
-    }
-
-    fn click(&mut self, button: MouseButton, x: i32, y: i32) -> Result<(), DesktopError> {
-        self.input.click(button, x, y)
+    fn send(&mut self, input: Sendable) -> Result<(), DesktopError> {
+        self.input.send(input)
     }
 
     fn move_pointer(&mut self, x: i32, y: i32) -> Result<(), DesktopError> {
