@@ -94,19 +94,30 @@ fn pixel_error(reason: PixelError) -> DesktopError {
     DesktopError::Pixels { window: None, reason }
 }
 
-/// Captures the window and reads its board; fails on any uncertain cell. The read, when a
-/// board was found, comes with a refusal (for the evidence picture).
-fn read_window<D: Desktop + ?Sized>(
-    desktop: &mut D,
-) -> Result<Seen, (DesktopError, Option<(RgbaImage, Option<BoardRead>)>)> {
-    let image = desktop.capture().map_err(|e| (e, None))?;
+/// A refused read, with the picture it was refused on and what was found in it, when the
+/// window was captured (for the evidence picture).
+struct Refused {
+    error: DesktopError,
+    seen: Option<Box<(RgbaImage, Option<BoardRead>)>>,
+}
+
+/// Captures the window and reads its board; fails on any uncertain cell.
+fn read_window<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Seen, Refused> {
+    let image = desktop.capture().map_err(|error| Refused { error, seen: None })?;
     let read = match image.view().and_then(pixels::read) {
         Ok(read) => read,
-        Err(e) => return Err((pixel_error(e), Some((image, None)))),
+        Err(e) => {
+            return Err(Refused { error: pixel_error(e), seen: Some(Box::new((image, None))) });
+        }
     };
     let puzzle = match Puzzle::from_read(&read, Uncertain::Refuse) {
         Ok(puzzle) => puzzle,
-        Err(e) => return Err((pixel_error(e), Some((image, Some(read))))),
+        Err(e) => {
+            return Err(Refused {
+                error: pixel_error(e),
+                seen: Some(Box::new((image, Some(read)))),
+            });
+        }
     };
     let kinds = read.cells.iter().map(|c| c.kind).collect();
     Ok(Seen { board: read.board, grid: puzzle.givens, kinds, image })
@@ -114,17 +125,17 @@ fn read_window<D: Desktop + ?Sized>(
 
 /// [`read_window`], the error alone.
 fn read_again<D: Desktop + ?Sized>(desktop: &mut D) -> Result<Seen, DesktopError> {
-    read_window(desktop).map_err(|(e, _)| e)
+    read_window(desktop).map_err(|refused| refused.error)
 }
 
 /// The first read of a run: a refused one leaves the window's picture, annotated with what
 /// was found, in `opts.evidence_dir` when one is set.
 fn first_read<D: Desktop + ?Sized>(desktop: &mut D, opts: &Options) -> Result<Seen, DesktopError> {
-    read_window(desktop).map_err(|(e, seen)| {
-        if let (Some(dir), Some((image, read))) = (&opts.evidence_dir, seen) {
-            keep_evidence(dir, &image, read.as_ref());
+    read_window(desktop).map_err(|refused| {
+        if let (Some(dir), Some(seen)) = (&opts.evidence_dir, refused.seen) {
+            keep_evidence(dir, &seen.0, seen.1.as_ref());
         }
-        e
+        refused.error
     })
 }
 

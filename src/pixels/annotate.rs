@@ -154,23 +154,11 @@ pub fn save_annotated(path: &Path, image: &RgbaImage, read: Option<&BoardRead>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pixels::{Board, CellRead};
+    use crate::pixels::CellRead;
 
     /// A 4x4 board of 20 px cells on a white 90 px image.
     fn read(cells: [CellRead; 16]) -> BoardRead {
-        let spans: Vec<(usize, usize)> = (0..4).map(|k| (6 + k * 20, 6 + k * 20 + 18)).collect();
-        let board = Board {
-            left: 5,
-            top: 5,
-            width: 81,
-            height: 81,
-            side: 4,
-            box_width: 2,
-            box_height: 2,
-            boxes_seen: true,
-            rows: spans.clone(),
-            cols: spans,
-        };
+        let board = crate::pixels::test_board(4, (2, 2), (5, 5), 19, 1);
         BoardRead { board, cells: cells.to_vec() }
     }
 

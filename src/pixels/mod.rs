@@ -541,6 +541,35 @@ pub fn read_picture_in(image: Rgba<'_>) -> Result<PictureRead, PixelError> {
     Ok(PictureRead { read, straightened: Some(straightened) })
 }
 
+/// A board of `side` cells `cell` pixels wide between lines `line` pixels thick, boxes
+/// `boxes` (width, height), its outer border's top-left corner at `at` (for tests).
+#[cfg(test)]
+pub(crate) fn test_board(
+    side: usize,
+    boxes: (usize, usize),
+    at: (usize, usize),
+    cell: usize,
+    line: usize,
+) -> Board {
+    let span = |k: usize, from: usize| {
+        let first = from + line + k * (cell + line);
+        (first, first + cell - 1)
+    };
+    let size = side * (cell + line) + line;
+    Board {
+        left: at.0,
+        top: at.1,
+        width: size,
+        height: size,
+        side,
+        box_width: boxes.0,
+        box_height: boxes.1,
+        boxes_seen: true,
+        rows: (0..side).map(|k| span(k, at.1)).collect(),
+        cols: (0..side).map(|k| span(k, at.0)).collect(),
+    }
+}
+
 /// Reads an image's board and gives its puzzle, refusing any board with an uncertain cell.
 pub fn read_grid(image: Rgba<'_>) -> Result<Grid, PixelError> {
     read(image)?.grid()

@@ -114,24 +114,12 @@ impl Puzzle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pixels::{Board, CellKind, CellRead};
+    use crate::pixels::{CellKind, CellRead};
 
     /// A 9x9 read of `text`: digits certain givens, `a`-`i` certain entries (1-9), `?` an
     /// uncertain 1, anything else empty.
     fn read(text: &str) -> BoardRead {
-        let spans: Vec<(usize, usize)> = (0..9).map(|k| (2 + k * 50, 2 + k * 50 + 47)).collect();
-        let board = Board {
-            left: 0,
-            top: 0,
-            width: 452,
-            height: 452,
-            side: 9,
-            box_width: 3,
-            box_height: 3,
-            boxes_seen: true,
-            rows: spans.clone(),
-            cols: spans,
-        };
+        let board = crate::pixels::test_board(9, (3, 3), (0, 0), 48, 2);
         let cell = |kind, value, confidence| CellRead { kind, value, confidence };
         let cells = text
             .bytes()

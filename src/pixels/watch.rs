@@ -293,19 +293,7 @@ mod tests {
 
     /// A 9x9 board of 20 px cells (lines 2 px) on a white 184 px image, with cell fills.
     fn board() -> Board {
-        let spans: Vec<(usize, usize)> = (0..9).map(|k| (2 + k * 20, 2 + k * 20 + 17)).collect();
-        Board {
-            left: 0,
-            top: 0,
-            width: 182,
-            height: 182,
-            side: 9,
-            box_width: 3,
-            box_height: 3,
-            boxes_seen: true,
-            rows: spans.clone(),
-            cols: spans,
-        }
+        crate::pixels::test_board(9, (3, 3), (0, 0), 18, 2)
     }
 
     fn image(fill: impl Fn(usize, usize) -> [u8; 3]) -> RgbaImage {

@@ -94,3 +94,27 @@ fn solo_played_by_pixels_is_solved_as_its_copy_text_shows() {
         screen.close(game);
     }
 }
+
+/// A window with no board, played by pixels with `--debug-dir`: refused with nothing typed,
+/// and the window's picture kept there, framed in red (no board found in it).
+#[test]
+fn a_refused_read_by_pixels_keeps_the_annotated_window() {
+    require_tools!();
+    let mut screen = Screen::start(640, 480);
+    screen.window_titled("no-board", "300x200+10+10");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().to_str().expect("a UTF-8 path");
+    let args =
+        ["desktop", "--auto", "--game", "pixels", "--window", "no-board", "--debug-dir", path];
+    let out = screen.sudobot(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("no sudoku board found"), "{stderr}");
+    assert!(stderr.contains("nothing was typed"), "{stderr}");
+    let kept: Vec<_> = std::fs::read_dir(dir.path()).expect("the directory").flatten().collect();
+    assert_eq!(kept.len(), 1, "one picture: {kept:?}");
+    let bytes = std::fs::read(kept[0].path()).expect("the picture");
+    let image = sudobot::pixels::decode(&bytes).expect("a PNG");
+    assert!(image.width >= 100 && image.height >= 100, "{}x{}", image.width, image.height);
+    assert_eq!(image.data[..3], [230, 0, 0], "framed in red");
+}
