@@ -13,46 +13,44 @@ use crate::grid::Cell;
 /// A colour as three channels, 0 to 255.
 pub type Rgb = [f64; 3];
 
-/// The margin's colour is sampled from this far in from a cell's edges (a fraction of the
-/// cell), where no digit is drawn ...
-const MARGIN_FROM: f64 = 0.12;
+/// A band of a cell where something is sampled, in fractions of the cell's side from its
+/// edges: from `from` in, `span` further, at `points` steps.
+#[derive(Clone, Copy, Debug)]
+struct Band {
+    from: f64,
+    span: f64,
+    points: usize,
+}
 
-/// ... to this much further in.
-const MARGIN_SPAN: f64 = 0.13;
+impl Band {
+    /// A cell's margin, where no digit is drawn: its colour is sampled along four strips
+    /// between 12% and 25% in from its edges.
+    const MARGIN: Band = Band { from: 0.12, span: 0.13, points: 20 };
+    /// The middle 40%, where a digit's ink is looked for on a 16 x 16 lattice.
+    const MIDDLE: Band = Band { from: 0.3, span: 0.4, points: 16 };
+    /// The middle half, sampled on a 16 x 16 lattice to see a glyph change.
+    const GLYPH: Band = Band { from: 0.25, span: 0.5, points: 16 };
 
-/// Samples along each of the four margin strips.
-const MARGIN_SAMPLES: usize = 20;
+    /// Step `k` of [`Band::points`] (first and last included) across the band.
+    fn at(self, k: usize) -> f64 {
+        self.from + self.span * k as f64 / (self.points.max(2) - 1) as f64
+    }
+}
 
-/// The middle where a digit's ink is looked for starts this far in from the edges ...
-const MIDDLE_FROM: f64 = 0.3;
-
-/// ... and spans this much of the cell.
-const MIDDLE_SPAN: f64 = 0.4;
-
-/// The middle and the glyph are sampled on a lattice this many points a side.
-const LATTICE: usize = 16;
-
-/// A pixel this far from the margin's colour (the sum of the channel differences) is ink.
-const INK_FAR: f64 = 150.0;
-
-/// A cell shows a digit once this share of its middle is ink.
-const INK_SHOWN: f64 = 0.04;
-
-/// A colour whose channels spread less than this is a grey (no hue).
-const NEUTRAL_SPREAD: f64 = 16.0;
-
-/// Two margin colours further apart than this (the sum of the channel differences) tell a
-/// selection or a shaded given.
-const LOOK_CHANGE: f64 = 18.0;
-
-/// The glyph sample starts this far in from the edges ...
-const GLYPH_FROM: f64 = 0.25;
-
-/// ... and spans this much of the cell.
-const GLYPH_SPAN: f64 = 0.5;
-
-/// A glyph changed when its grey levels moved by more than this on average, per sample.
-const GLYPH_CHANGE: u32 = 4;
+/// Thresholds: each says what it tells apart.
+mod bar {
+    /// A pixel this far from the margin's colour (the sum of the channel differences) is ink.
+    pub const INK_FAR: f64 = 150.0;
+    /// A cell shows a digit once this share of its middle is ink.
+    pub const INK_SHOWN: f64 = 0.04;
+    /// A colour whose channels spread less than this is a grey (no hue).
+    pub const NEUTRAL_SPREAD: f64 = 16.0;
+    /// Two margin colours further apart than this (the sum of the channel differences) tell
+    /// a selection or a shaded given.
+    pub const LOOK_CHANGE: f64 = 18.0;
+    /// A glyph changed when its grey levels moved by more than this on average, per sample.
+    pub const GLYPH_CHANGE: u32 = 4;
+}
 
 /// How a cell looks: the colour of its margin and how much of its middle is ink.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,17 +80,12 @@ fn point(cell: Area, fx: f64, fy: f64) -> (f64, f64) {
     (cell.left as f64 + fx * cell.width as f64, cell.top as f64 + fy * cell.height as f64)
 }
 
-/// The fraction `k` of `n - 1` steps along a span starting at `from`.
-fn along(from: f64, span: f64, k: usize, n: usize) -> f64 {
-    from + span * k as f64 / (n.max(2) - 1) as f64
-}
-
 impl CellLook {
     /// How the cell at `cell` (a rectangle of `image`) looks.
     pub fn of(image: &RgbaImage, cell: Area) -> CellLook {
         let mut channels: [Vec<f64>; 3] = Default::default();
-        for k in 0..MARGIN_SAMPLES {
-            let t = along(MARGIN_FROM, MARGIN_SPAN, k, MARGIN_SAMPLES);
+        for k in 0..Band::MARGIN.points {
+            let t = Band::MARGIN.at(k);
             for (fx, fy) in [(t, 0.5), (1.0 - t, 0.5), (0.5, t), (0.5, 1.0 - t)] {
                 let (x, y) = point(cell, fx, fy);
                 let c = colour_at(image, x, y);
@@ -104,17 +97,16 @@ impl CellLook {
             values.get(values.len() / 2).copied().unwrap_or(0.0)
         });
         let mut ink = 0usize;
-        for i in 0..LATTICE {
-            for j in 0..LATTICE {
-                let fx = along(MIDDLE_FROM, MIDDLE_SPAN, i, LATTICE);
-                let fy = along(MIDDLE_FROM, MIDDLE_SPAN, j, LATTICE);
+        for i in 0..Band::MIDDLE.points {
+            for j in 0..Band::MIDDLE.points {
+                let (fx, fy) = (Band::MIDDLE.at(i), Band::MIDDLE.at(j));
                 let (x, y) = point(cell, fx, fy);
                 let c = colour_at(image, x, y);
                 let far: f64 = (0..3).map(|k| (c[k] - background[k]).abs()).sum();
-                ink += usize::from(far > INK_FAR);
+                ink += usize::from(far > bar::INK_FAR);
             }
         }
-        CellLook { background, ink: ink as f64 / (LATTICE * LATTICE) as f64 }
+        CellLook { background, ink: ink as f64 / (Band::MIDDLE.points.pow(2)) as f64 }
     }
 
     /// How cell `index` of `board` looks; black (no cell) for an index off the board.
@@ -127,7 +119,7 @@ impl CellLook {
 
     /// Whether the cell shows a digit (a bare cell after its digit was typed).
     pub fn shows_ink(&self) -> bool {
-        self.ink > INK_SHOWN
+        self.ink > bar::INK_SHOWN
     }
 }
 
@@ -135,12 +127,12 @@ impl CellLook {
 pub fn neutral(c: Rgb) -> bool {
     let max = c.iter().copied().fold(0.0, f64::max);
     let min = c.iter().copied().fold(255.0, f64::min);
-    max - min < NEUTRAL_SPREAD
+    max - min < bar::NEUTRAL_SPREAD
 }
 
 /// Whether two margin colours differ enough to tell a selection (or a shaded given).
 pub fn differ(a: Rgb, b: Rgb) -> bool {
-    (0..3).map(|k| (a[k] - b[k]).abs()).sum::<f64>() > LOOK_CHANGE
+    (0..3).map(|k| (a[k] - b[k]).abs()).sum::<f64>() > bar::LOOK_CHANGE
 }
 
 /// The look of an unselected empty cell: the middle (by brightness) of the margins of
@@ -265,11 +257,10 @@ impl Glyph {
         if image.width == 0 || image.height == 0 {
             return Glyph::default();
         }
-        let mut out = Vec::with_capacity(LATTICE * LATTICE);
-        for i in 0..LATTICE {
-            for j in 0..LATTICE {
-                let fx = along(GLYPH_FROM, GLYPH_SPAN, i, LATTICE);
-                let fy = along(GLYPH_FROM, GLYPH_SPAN, j, LATTICE);
+        let mut out = Vec::with_capacity(Band::GLYPH.points.pow(2));
+        for i in 0..Band::GLYPH.points {
+            for j in 0..Band::GLYPH.points {
+                let (fx, fy) = (Band::GLYPH.at(i), Band::GLYPH.at(j));
                 let (x, y) = point(cell, fx, fy);
                 let (x, y) =
                     ((x as usize).min(image.width - 1), (y as usize).min(image.height - 1));
@@ -283,7 +274,7 @@ impl Glyph {
     /// Whether `now` looks different from this sample (a digit replaced, marks gone).
     pub fn changed(&self, now: &Glyph) -> bool {
         let diff: u32 = self.0.iter().zip(&now.0).map(|(a, b)| u32::from(a.abs_diff(*b))).sum();
-        diff > GLYPH_CHANGE * self.0.len() as u32
+        diff > bar::GLYPH_CHANGE * self.0.len() as u32
     }
 }
 
@@ -394,7 +385,7 @@ mod tests {
         let mut img = image(|_, _| WHITE);
         paint(&mut img, 5, WHITE, true);
         let before = Glyph::sample(&img, &board(), 5);
-        assert_eq!(before.0.len(), LATTICE * LATTICE);
+        assert_eq!(before.0.len(), 256);
         // A few pixels of noise elsewhere in the cell: the same glyph.
         let cell = board().cell_rect(5).unwrap();
         let i = ((cell.top + 5) * img.width + cell.left + 6) * 4;
