@@ -346,7 +346,20 @@ pub fn find_by_edges(image: Rgba<'_>) -> Result<Board, PixelError> {
     drop(across);
     let down: Vec<bool> = (0..w * h).map(|i| mark(i, 1, i % w, w)).collect();
     let vertical = lines(w, h, EDGE_GAP, |y, x| down[y * w + x])?;
-    square_of_lines(&horizontal, &vertical)
+    let board = square_of_lines(&horizontal, &vertical)?;
+    if !sharp(&px, w, &board) {
+        return Err(PixelError::NoBoard("the board's edges are blurred".into()));
+    }
+    // The bands between cells: a blurred picture's edges spread wide, and its cells are no
+    // safer read than the finder of lines, which refuses it, can see.
+    let gaps = |spans: &[(usize, usize)]| spans.windows(2).map(|p| p[1].0 - p[0].1 - 1).min();
+    let thinnest = gaps(&board.rows).into_iter().chain(gaps(&board.cols)).min().unwrap_or(0);
+    if !crisp(thinnest, board.width / board.side.max(1)) {
+        return Err(PixelError::NoBoard(format!(
+            "the grid's lines are {thinnest} pixels wide or more: the picture is too blurred"
+        )));
+    }
+    Ok(board)
 }
 
 /// Whether two boards' rectangles share a pixel.
@@ -492,5 +505,45 @@ fn boxes(side: usize, rows: &[Line], cols: &[Line]) -> Option<(usize, usize, boo
             return Some((bw, bh, true));
         }
     }
-    matches!(side, 9 | 16).then_some((usual.0, usual.1, false))
+    // Crisp lines only: a blurred picture smears thickness, and its cells are no safer read.
+    let all = rows.iter().chain(cols.iter());
+    let thinnest = all.map(Line::thickness).min()?;
+    let pitch = (rows[side].centre2() - rows[0].centre2()) / (2 * side);
+    (matches!(side, 9 | 16) && crisp(thinnest, pitch)).then_some((usual.0, usual.1, false))
+}
+
+/// Whether the board's outer border is sharp: across it, at seven places on its left side
+/// and seven on its top, most of the change in colour within [`RIDGE`] pixels each way
+/// happens between two neighbouring pixels in most places. A blurred picture spreads it
+/// over many (and its edges then lie off the lines they came from).
+fn sharp(px: &[[u8; 3]], w: usize, board: &Board) -> bool {
+    let h = px.len() / w.max(1);
+    let mut votes = 0;
+    for k in 1..8 {
+        let (y, x) = (board.top + board.height * k / 8, board.left + board.width * k / 8);
+        let across: Vec<[u8; 3]> = (board.left.saturating_sub(RIDGE)..(board.left + RIDGE).min(w))
+            .map(|x| px[y.min(h - 1) * w + x])
+            .collect();
+        let down: Vec<[u8; 3]> = (board.top.saturating_sub(RIDGE)..(board.top + RIDGE).min(h))
+            .map(|y| px[y * w + x.min(w - 1)])
+            .collect();
+        for profile in [across, down] {
+            let step = profile.windows(2).map(|p| distance(p[0], p[1])).max().unwrap_or(0);
+            let range = profile
+                .iter()
+                .flat_map(|a| profile.iter().map(move |b| distance(*a, *b)))
+                .max()
+                .unwrap_or(0);
+            if u32::from(step) * 20 >= u32::from(range) * 7 && range > 0 {
+                votes += 1;
+            }
+        }
+    }
+    votes >= 10
+}
+
+/// Whether the thinnest line of a grid of `pitch` pixels a cell is thin enough to be drawn
+/// sharp: a blurred picture spreads every line over several pixels.
+fn crisp(thinnest: usize, pitch: usize) -> bool {
+    thinnest <= (pitch / 10).max(5)
 }
