@@ -513,12 +513,13 @@ fn boxes(side: usize, rows: &[Line], cols: &[Line]) -> Option<(usize, usize, boo
 }
 
 /// Whether the board's outer border is sharp: across it, at seven places on its left side
-/// and seven on its top, most of the change in colour within [`RIDGE`] pixels each way
-/// happens between two neighbouring pixels in most places. A blurred picture spreads it
+/// and seven on its top, wherever the colour changes at all within [`RIDGE`] pixels each
+/// way, over a third of the change happens between two neighbouring pixels in two places of
+/// three. A blurred picture spreads it
 /// over many (and its edges then lie off the lines they came from).
 fn sharp(px: &[[u8; 3]], w: usize, board: &Board) -> bool {
     let h = px.len() / w.max(1);
-    let mut votes = 0;
+    let (mut counted, mut votes) = (0, 0);
     for k in 1..8 {
         let (y, x) = (board.top + board.height * k / 8, board.left + board.width * k / 8);
         let across: Vec<[u8; 3]> = (board.left.saturating_sub(RIDGE)..(board.left + RIDGE).min(w))
@@ -534,12 +535,13 @@ fn sharp(px: &[[u8; 3]], w: usize, board: &Board) -> bool {
                 .flat_map(|a| profile.iter().map(move |b| distance(*a, *b)))
                 .max()
                 .unwrap_or(0);
-            if u32::from(step) * 20 >= u32::from(range) * 7 && range > 0 {
-                votes += 1;
+            if range >= EDGE_STEP {
+                counted += 1;
+                votes += usize::from(u32::from(step) * 20 >= u32::from(range) * 7);
             }
         }
     }
-    votes >= 10
+    counted >= 4 && votes * 3 >= counted * 2
 }
 
 /// Whether the thinnest line of a grid of `pitch` pixels a cell is thin enough to be drawn
