@@ -4,6 +4,10 @@
 
 use super::{PixelError, Rgba};
 
+#[cfg(test)]
+#[path = "finder_tests.rs"]
+mod finder_tests;
+
 /// A colour this far (largest channel difference) from the background counts as ink for the
 /// grid lines.
 const LINE_INK: u8 = 40;
@@ -158,6 +162,7 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
 fn lines(
     count: usize,
     length: usize,
+    gap: usize,
     at: impl Fn(usize, usize) -> bool,
 ) -> Result<Vec<Line>, PixelError> {
     let mut done: Vec<Line> = Vec::new();
@@ -178,7 +183,7 @@ fn lines(
                 if at(k, j) {
                     end = k;
                     k += 1;
-                } else if k - end <= MAX_GAP {
+                } else if k - end <= gap {
                     k += 1;
                 } else {
                     break;
@@ -198,9 +203,7 @@ fn lines(
         let mut next_open = Vec::with_capacity(runs.len());
         for (start, end) in runs {
             let joined = open.iter().position(|l| {
-                l.far + 1 == j
-                    && l.start.abs_diff(start) <= MAX_GAP
-                    && l.end.abs_diff(end) <= MAX_GAP
+                l.far + 1 == j && l.start.abs_diff(start) <= gap && l.end.abs_diff(end) <= gap
             });
             match joined {
                 Some(k) => {
@@ -249,8 +252,13 @@ fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
             ink[y * w + x] = distance(image.rgb(x, y), bg) > LINE_INK;
         }
     }
-    let horizontal = lines(h, w, |x, y| ink[y * w + x])?;
-    let vertical = lines(w, h, |y, x| ink[y * w + x])?;
+    let horizontal = lines(h, w, MAX_GAP, |x, y| ink[y * w + x])?;
+    let vertical = lines(w, h, MAX_GAP, |y, x| ink[y * w + x])?;
+    square_of_lines(&horizontal, &vertical)
+}
+
+/// The largest square board among the lines found each way.
+fn square_of_lines(horizontal: &[Line], vertical: &[Line]) -> Result<Board, PixelError> {
     // Every board at least as wide as the widest so far, less the tolerance of "the same
     // size": two boards of one size apart from each other are refused (which is meant?).
     let same = |a: usize, b: usize| a.abs_diff(b) <= a.max(b) / 50 + 3;
@@ -272,7 +280,7 @@ fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
             if most > width && !same(most, width) {
                 continue;
             }
-            if let Some(board) = fit(top, bottom, &horizontal, &vertical, tol) {
+            if let Some(board) = fit(top, bottom, horizontal, vertical, tol) {
                 found.push(board);
             }
         }
@@ -300,6 +308,69 @@ fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
     Ok(best)
 }
 
+/// A colour change (largest channel difference) of at least this much is an edge for
+/// [`find_by_edges`]: faint lines on white and tiles a shade apart pass it, JPEG noise on a
+/// flat area does not.
+const EDGE_STEP: u8 = 12;
+
+/// The thickest band (pixels) that [`find_by_edges`] takes for a line when it differs from
+/// both sides: a grid line, or the gap between two tiles.
+const RIDGE: usize = 8;
+
+/// Gaps bridged along an edge line: where a line crosses a thick one, or a row of tiles is
+/// broken by the gaps between them.
+const EDGE_GAP: usize = 12;
+
+/// The largest image searched by its edges (as [`super::rectify`]'s binarized copies).
+const MAX_EDGES: usize = 9_000_000;
+
+/// Finds the board by where the colour changes, as a person sees a grid drawn in any theme:
+/// a line is a long straight run of pixels that differ from the pixel before them (the edge
+/// of a tile, a tinted row, the board against the page) or from both sides at [`RIDGE`]
+/// pixels (a thin line, a gap between tiles), whatever the colours. So grids drawn as
+/// separate tiles, in dark or coloured themes, on a page of any colour, are found by the
+/// same rule as lines on white.
+pub fn find_by_edges(image: Rgba<'_>) -> Result<Board, PixelError> {
+    let (w, h) = (image.width, image.height);
+    if w * h > MAX_EDGES {
+        return Err(PixelError::NoBoard("the image is too large to search by its edges".into()));
+    }
+    let mut px = Vec::with_capacity(w * h);
+    for y in 0..h {
+        for x in 0..w {
+            px.push(image.rgb(x, y));
+        }
+    }
+    let differs = |a: usize, b: usize| distance(px[a], px[b]) >= EDGE_STEP;
+    // Pixel `i` at `pos` along a direction of `limit` pixels, `step` apart in memory.
+    let mark = |i: usize, step: usize, pos: usize, limit: usize| -> bool {
+        (pos >= 1 && differs(i, i - step))
+            || (pos >= RIDGE
+                && pos + RIDGE < limit
+                && differs(i, i - RIDGE * step)
+                && differs(i, i + RIDGE * step))
+    };
+    let across: Vec<bool> = (0..w * h).map(|i| mark(i, w, i / w, h)).collect();
+    let horizontal = lines(h, w, EDGE_GAP, |x, y| across[y * w + x])?;
+    drop(across);
+    let down: Vec<bool> = (0..w * h).map(|i| mark(i, 1, i % w, w)).collect();
+    let vertical = lines(w, h, EDGE_GAP, |y, x| down[y * w + x])?;
+    let board = square_of_lines(&horizontal, &vertical)?;
+    if !sharp(&px, w, &board) {
+        return Err(PixelError::NoBoard("the board's edges are blurred".into()));
+    }
+    // The bands between cells: a blurred picture's edges spread wide, and its cells are no
+    // safer read than the finder of lines, which refuses it, can see.
+    let gaps = |spans: &[(usize, usize)]| spans.windows(2).map(|p| p[1].0 - p[0].1 - 1).min();
+    let thinnest = gaps(&board.rows).into_iter().chain(gaps(&board.cols)).min().unwrap_or(0);
+    if !crisp(thinnest, board.width / board.side.max(1)) {
+        return Err(PixelError::NoBoard(format!(
+            "the grid's lines are {thinnest} pixels wide or more: the picture is too blurred"
+        )));
+    }
+    Ok(board)
+}
+
 /// Whether two boards' rectangles share a pixel.
 fn overlap(a: &Board, b: &Board) -> bool {
     a.left < b.left + b.width
@@ -321,13 +392,9 @@ fn fit(
         |v: &&Line| v.start.abs_diff(top.near) <= tol && v.end.abs_diff(bottom.far) <= tol;
     let left = vertical.iter().filter(spans_rows).find(|v| v.near.abs_diff(top.start) <= tol)?;
     let right = vertical.iter().filter(spans_rows).find(|v| v.far.abs_diff(top.end) <= tol)?;
-    for side in [16, 9, 6, 4] {
-        let rows = evenly(top, bottom, side, horizontal, |l| {
-            l.start.abs_diff(top.start) <= tol && l.end.abs_diff(top.end) <= tol
-        });
-        let cols = evenly(left, right, side, vertical, |l| {
-            l.start.abs_diff(top.near) <= tol && l.end.abs_diff(bottom.far) <= tol
-        });
+    for side in [16, 12, 9, 8, 6, 4] {
+        let rows = evenly(top, bottom, side, horizontal, (top.start, top.end), tol);
+        let cols = evenly(left, right, side, vertical, (top.near, bottom.far), tol);
         let (Some(rows), Some(cols)) = (rows, cols) else { continue };
         let (box_width, box_height, boxes_seen) = boxes(side, &rows, &cols)?;
         let span = |ls: &[Line]| -> Option<Vec<(usize, usize)>> {
@@ -354,60 +421,140 @@ fn fit(
     None
 }
 
-/// The `side + 1` lines from `first` to `last` at even spacing, if all are there.
+/// The `side + 1` lines from `first` to `last` at even spacing, if all are there. An inner
+/// line runs from `span.0` to `span.1` (within `tol`), or is pieced together from shorter
+/// lines at its place that cover most of that span: a line drawn in the colour of a tinted
+/// row it crosses vanishes there, yet a person still sees it.
 fn evenly(
     first: &Line,
     last: &Line,
     side: usize,
     lines: &[Line],
-    fits: impl Fn(&Line) -> bool,
+    span: (usize, usize),
+    tol: usize,
 ) -> Option<Vec<Line>> {
     let (c0, c1) = (first.centre2() as f64, last.centre2() as f64);
     let pitch = (c1 - c0) / side as f64;
-    let tol = (pitch * 0.1).max(3.0);
+    let near = (pitch * 0.1).max(3.0);
+    let whole = |l: &Line| l.start.abs_diff(span.0) <= tol && l.end.abs_diff(span.1) <= tol;
+    let inside = |l: &Line| l.start + tol >= span.0 && l.end <= span.1 + tol;
     let mut found = vec![*first];
     for i in 1..side {
         let want = c0 + pitch * i as f64;
-        let line = lines
-            .iter()
-            .filter(|l| fits(l) && (l.centre2() as f64 - want).abs() <= tol)
-            .min_by(|a, b| {
-                (a.centre2() as f64 - want).abs().total_cmp(&(b.centre2() as f64 - want).abs())
-            })?;
-        found.push(*line);
+        let off = |l: &Line| (l.centre2() as f64 - want).abs();
+        let at: Vec<&Line> = lines.iter().filter(|l| off(l) <= near && inside(l)).collect();
+        if let Some(line) = at.iter().filter(|l| whole(l)).min_by(|a, b| off(a).total_cmp(&off(b)))
+        {
+            found.push(**line);
+            continue;
+        }
+        found.push(pieced(&at, span)?);
     }
     found.push(*last);
     Some(found)
 }
 
-/// The box shape from the inner lines' thicknesses: (width, height, whether seen). `None`
-/// when thick lines are there but mark out no boxes.
+/// A line across `span` made of `pieces` (lines at one place), when together they cover at
+/// least three quarters of it; as thick as the longest piece.
+fn pieced(pieces: &[&Line], span: (usize, usize)) -> Option<Line> {
+    let longest = pieces.iter().max_by_key(|l| l.len())?;
+    let mut parts: Vec<(usize, usize)> = pieces.iter().map(|l| (l.start, l.end)).collect();
+    parts.sort_unstable();
+    let (mut covered, mut reach) = (0usize, 0usize);
+    for (start, end) in parts {
+        let from = start.max(reach);
+        if end + 1 > from {
+            covered += end + 1 - from;
+            reach = end + 1;
+        }
+    }
+    let length = span.1.saturating_sub(span.0) + 1;
+    (covered * 4 >= length * 3).then_some(Line {
+        start: span.0,
+        end: span.1,
+        near: longest.near,
+        far: longest.far,
+    })
+}
+
+/// The box shape from the inner lines' thicknesses: (width, height, whether seen). Each way
+/// the thick lines are those nearer the thickest than the thinnest (none when all are
+/// alike); a shape is seen when the thick lines of one way or both fall exactly on its box
+/// edges. `None` when thick lines are there but mark out no boxes, except for 9 and 16
+/// cells a side, whose boxes can only be the usual ones (a line a pixel thicker from
+/// anti-aliasing does not lose the board).
 fn boxes(side: usize, rows: &[Line], cols: &[Line]) -> Option<(usize, usize, bool)> {
     let usual = match side {
         4 => (2, 2),
         6 => (3, 2),
+        8 => (4, 2),
         9 => (3, 3),
+        12 => (4, 3),
         _ => (4, 4),
     };
-    let inner =
-        |ls: &[Line]| -> Vec<usize> { ls[1..ls.len() - 1].iter().map(Line::thickness).collect() };
-    let (tr, tc) = (inner(rows), inner(cols));
-    let all = tr.iter().chain(tc.iter());
-    let thin = *all.clone().min()?;
-    let thick = *all.max()?;
-    if thick == thin {
+    // The inner lines drawn thicker, or None when all are alike.
+    let thick = |ls: &[Line]| -> Option<Vec<usize>> {
+        let t: Vec<usize> = ls[1..ls.len() - 1].iter().map(Line::thickness).collect();
+        let (thin, thickest) = (*t.iter().min()?, *t.iter().max()?);
+        let cut = (thin + thickest) as f64 / 2.0;
+        (thickest > thin).then(|| {
+            t.iter().enumerate().filter(|(_, v)| **v as f64 > cut).map(|(i, _)| i + 1).collect()
+        })
+    };
+    let (thick_rows, thick_cols) = (thick(rows), thick(cols));
+    if thick_rows.is_none() && thick_cols.is_none() {
         return Some((usual.0, usual.1, false));
     }
-    let cut = (thin + thick) as f64 / 2.0;
-    let marks = |t: &[usize]| -> Vec<usize> {
-        t.iter().enumerate().filter(|(_, v)| **v as f64 > cut).map(|(i, _)| i + 1).collect()
-    };
-    let (thick_rows, thick_cols) = (marks(&tr), marks(&tc));
     let multiples = |step: usize| -> Vec<usize> { (1..side).filter(|i| i % step == 0).collect() };
+    let fits = |seen: &Option<Vec<usize>>, step: usize| {
+        seen.as_ref().is_none_or(|t| *t == multiples(step))
+    };
     for (bw, bh) in [(usual.0, usual.1), (usual.1, usual.0)] {
-        if thick_cols == multiples(bw) && thick_rows == multiples(bh) {
+        if fits(&thick_cols, bw) && fits(&thick_rows, bh) {
             return Some((bw, bh, true));
         }
     }
-    None
+    // Crisp lines only: a blurred picture smears thickness, and its cells are no safer read.
+    let all = rows.iter().chain(cols.iter());
+    let thinnest = all.map(Line::thickness).min()?;
+    let pitch = (rows[side].centre2() - rows[0].centre2()) / (2 * side);
+    (matches!(side, 9 | 16) && crisp(thinnest, pitch)).then_some((usual.0, usual.1, false))
+}
+
+/// Whether the board's outer border is sharp: across it, at seven places on its left side
+/// and seven on its top, wherever the colour changes at all within [`RIDGE`] pixels each
+/// way, over a third of the change happens between two neighbouring pixels in two places of
+/// three. A blurred picture spreads it
+/// over many (and its edges then lie off the lines they came from).
+fn sharp(px: &[[u8; 3]], w: usize, board: &Board) -> bool {
+    let h = px.len() / w.max(1);
+    let (mut counted, mut votes) = (0, 0);
+    for k in 1..8 {
+        let (y, x) = (board.top + board.height * k / 8, board.left + board.width * k / 8);
+        let across: Vec<[u8; 3]> = (board.left.saturating_sub(RIDGE)..(board.left + RIDGE).min(w))
+            .map(|x| px[y.min(h - 1) * w + x])
+            .collect();
+        let down: Vec<[u8; 3]> = (board.top.saturating_sub(RIDGE)..(board.top + RIDGE).min(h))
+            .map(|y| px[y * w + x.min(w - 1)])
+            .collect();
+        for profile in [across, down] {
+            let step = profile.windows(2).map(|p| distance(p[0], p[1])).max().unwrap_or(0);
+            let range = profile
+                .iter()
+                .flat_map(|a| profile.iter().map(move |b| distance(*a, *b)))
+                .max()
+                .unwrap_or(0);
+            if range >= EDGE_STEP {
+                counted += 1;
+                votes += usize::from(u32::from(step) * 20 >= u32::from(range) * 7);
+            }
+        }
+    }
+    counted >= 4 && votes * 3 >= counted * 2
+}
+
+/// Whether the thinnest line of a grid of `pitch` pixels a cell is thin enough to be drawn
+/// sharp: a blurred picture spreads every line over several pixels.
+fn crisp(thinnest: usize, pitch: usize) -> bool {
+    thinnest <= (pitch / 10).max(5)
 }

@@ -462,13 +462,18 @@ pub fn read(image: Rgba<'_>) -> Result<BoardRead, PixelError> {
     read_board(image, board)
 }
 
-/// The board by its lines, or in the binarized image.
+/// The board by its lines, by its edges, or in the binarized image.
 fn find_board(image: Rgba<'_>) -> Result<Board, PixelError> {
     let first = match board::find(image) {
         Ok(board) => return Ok(board),
         Err(e @ PixelError::TwoBoards { .. }) => return Err(e),
         Err(e) => e,
     };
+    match board::find_by_edges(image) {
+        Ok(board) => return Ok(board),
+        Err(e @ PixelError::TwoBoards { .. }) => return Err(e),
+        Err(_) => {}
+    }
     for picture in rectify::binarized(image) {
         let Some(view) = picture.view() else { continue };
         match board::find(view) {

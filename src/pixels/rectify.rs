@@ -373,51 +373,6 @@ fn grid_at(
         }
         out
     };
-    let centre = |b: &Band| (b.near + b.far) as f64 / 2.0;
-    // The grids of `n` cells among the bands: (span, bands), widest first.
-    let grids = |shares: &[f32], found: &[Band], n: usize| -> Vec<(f64, Vec<Band>)> {
-        let mut out = Vec::new();
-        for (i, first) in found.iter().enumerate() {
-            for last in &found[i + 1..] {
-                let span = centre(last) - centre(first);
-                if span < 0.6 * side as f64 || span > 1.15 * side as f64 {
-                    continue;
-                }
-                let pitch = span / n as f64;
-                let tol = (pitch * 0.12).max(2.0);
-                let mut picked = vec![*first];
-                for k in 1..n {
-                    let want = centre(first) + pitch * k as f64;
-                    let Some(b) = found.iter().find(|b| (centre(b) - want).abs() <= tol) else {
-                        break;
-                    };
-                    picked.push(*b);
-                }
-                if picked.len() < n {
-                    continue;
-                }
-                picked.push(*last);
-                // The border is outermost: no line a pitch beyond it.
-                let beyond = |want: f64| found.iter().any(|b| (centre(b) - want).abs() <= tol);
-                if beyond(centre(first) - pitch) || beyond(centre(last) + pitch) {
-                    continue;
-                }
-                // No line across the middle of a cell: a grid of another side fits lines
-                // near these (those of a 9x9 board lie near a quarter and three quarters).
-                let quiet = (pitch * 0.15).ceil() as usize;
-                let busy = (0..n).any(|k| {
-                    let c = (centre(first) + pitch * (k as f64 + 0.5)).round() as usize;
-                    let (lo, hi) = (c.saturating_sub(quiet), (c + quiet).min(shares.len() - 1));
-                    shares[lo..=hi].iter().any(|&v| v >= CELL_SHARE)
-                });
-                if !busy {
-                    out.push((span, picked));
-                }
-            }
-        }
-        out.sort_by(|a, b| b.0.total_cmp(&a.0));
-        out
-    };
     let spans = |bands: &[Band]| -> Option<Vec<(usize, usize)>> {
         bands
             .windows(2)
@@ -431,7 +386,8 @@ fn grid_at(
     let (row_bands, col_bands) = (bands(&row_shares), bands(&col_shares));
     let mut best: Option<(f64, usize, Vec<Band>, Vec<Band>)> = None;
     for n in [9, 6, 4] {
-        let (rs, cs) = (grids(&row_shares, &row_bands, n), grids(&col_shares, &col_bands, n));
+        let (rs, cs) =
+            (grids(&row_shares, &row_bands, n, side), grids(&col_shares, &col_bands, n, side));
         // The widest pair of about equal spans.
         for (rspan, rows) in &rs {
             let Some((cspan, cols)) =
@@ -464,6 +420,57 @@ fn grid_at(
         rows: spans(&rows)?,
         cols: spans(&cols)?,
     })
+}
+
+/// The centre of a band.
+fn centre(b: &Band) -> f64 {
+    (b.near + b.far) as f64 / 2.0
+}
+
+/// The grids of `n` cells among the bands `found` of a straightened board of `side` pixels,
+/// from the line shares `shares` (see [`grid_at`]): (span, bands), widest first.
+fn grids(shares: &[f32], found: &[Band], n: usize, side: usize) -> Vec<(f64, Vec<Band>)> {
+    let mut out = Vec::new();
+    for (i, first) in found.iter().enumerate() {
+        for last in &found[i + 1..] {
+            let span = centre(last) - centre(first);
+            if span < 0.6 * side as f64 || span > 1.15 * side as f64 {
+                continue;
+            }
+            let pitch = span / n as f64;
+            let tol = (pitch * 0.12).max(2.0);
+            let mut picked = vec![*first];
+            for k in 1..n {
+                let want = centre(first) + pitch * k as f64;
+                let Some(b) = found.iter().find(|b| (centre(b) - want).abs() <= tol) else {
+                    break;
+                };
+                picked.push(*b);
+            }
+            if picked.len() < n {
+                continue;
+            }
+            picked.push(*last);
+            // The border is outermost: no line a pitch beyond it.
+            let beyond = |want: f64| found.iter().any(|b| (centre(b) - want).abs() <= tol);
+            if beyond(centre(first) - pitch) || beyond(centre(last) + pitch) {
+                continue;
+            }
+            // No line across the middle of a cell: a grid of another side fits lines
+            // near these (those of a 9x9 board lie near a quarter and three quarters).
+            let quiet = (pitch * 0.15).ceil() as usize;
+            let busy = (0..n).any(|k| {
+                let c = (centre(first) + pitch * (k as f64 + 0.5)).round() as usize;
+                let (lo, hi) = (c.saturating_sub(quiet), (c + quiet).min(shares.len() - 1));
+                shares[lo..=hi].iter().any(|&v| v >= CELL_SHARE)
+            });
+            if !busy {
+                out.push((span, picked));
+            }
+        }
+    }
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out
 }
 
 /// The least share of a straightened board's width a grid line's ink must cover.

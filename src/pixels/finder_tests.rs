@@ -1,0 +1,160 @@
+//! The finder's tests on boards drawn here the ways games and apps draw them, none of which
+//! the finder of lines against one background colour found (checked against that finder):
+//! tiles with gaps between them on a page, a dark theme of tiles in several greys whose
+//! box lines vanish across a highlighted column (GNOME Sudoku's look), and small boards of
+//! 24-pixel cells, 9x9, 6x6 and 4x4, in a window on a full 1280x1024 screen.
+
+use ab_glyph::FontVec;
+
+use super::super::tests::{Canvas, Drawn, LIGHT, Puzzle, Style, draw, puzzle};
+use super::super::{BoardRead, read};
+
+/// A font the digit templates were not built from (Debian's fonts-freefont-ttf).
+fn font() -> FontVec {
+    let path = "/usr/share/fonts/truetype/freefont/FreeSans.ttf";
+    let bytes = std::fs::read(path)
+        .unwrap_or_else(|e| panic!("{path}: {e} (install fonts-freefont-ttf: bash .ci/deps test)"));
+    FontVec::try_from_vec(bytes).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The board read has the puzzle's side and box shape, no cell certain and wrong, and at
+/// most one cell in `share` uncertain (a held-out font may leave a glyph unsure, more so in
+/// small cells: reading them is the cell reader's work, not the finder's).
+fn assert_read(read: &BoardRead, p: &Puzzle, what: &str, share: usize) {
+    assert_eq!(read.board.side, p.side, "{what}: the side\n{read}");
+    assert_eq!((read.board.box_width, read.board.box_height), (p.bw, p.bh), "{what}: boxes");
+    let mut unsure = 0;
+    for (i, (c, d)) in read.cells.iter().zip(&p.cells).enumerate() {
+        let want = match d {
+            Drawn::Given(v) | Drawn::Entry(v) => Some(*v),
+            _ => None,
+        };
+        if !c.is_certain() {
+            unsure += 1;
+        } else {
+            assert_eq!(c.value, want, "{what}: cell {i} misread\n{read}");
+        }
+    }
+    assert!(unsure * share <= p.cells.len(), "{what}: {unsure} cells uncertain\n{read}");
+}
+
+/// Each cell's centre lies inside the row and column span the finder gives it.
+fn assert_cells_at(read: &BoardRead, x: usize, y: usize, pitch: usize, what: &str) {
+    for k in 0..read.board.side {
+        let centre_x = x + pitch * k + pitch / 2;
+        let centre_y = y + pitch * k + pitch / 2;
+        let (c0, c1) = read.board.cols[k];
+        let (r0, r1) = read.board.rows[k];
+        assert!(c0 < centre_x && centre_x < c1, "{what}: column {k} is {c0}..{c1}");
+        assert!(r0 < centre_y && centre_y < r1, "{what}: row {k} is {r0}..{r1}");
+        assert!(c1 - c0 + 8 >= pitch && r1 - r0 + 8 >= pitch, "{what}: cell {k} cropped");
+    }
+}
+
+/// Draws the board as square tiles of `tile` pixels with `gap` pixels between them (`box_gap`
+/// between boxes) showing the canvas below, each tile filled as `fill(row, col)` says and its
+/// value drawn in `ink`; gives the tiles' pitch.
+#[allow(clippy::too_many_arguments)]
+fn tiles(
+    c: &mut Canvas,
+    (x, y): (usize, usize),
+    p: &Puzzle,
+    tile: usize,
+    (gap, box_gap): (usize, usize),
+    fill: impl Fn(usize, usize) -> [u8; 3],
+    ink: [u8; 3],
+    font: &FontVec,
+) {
+    let at = |k: usize, step: usize| k * (tile + gap) + (k / step) * (box_gap - gap);
+    for r in 0..p.side {
+        for col in 0..p.side {
+            let (tx, ty) = (x + at(col, p.bw), y + at(r, p.bh));
+            c.rect(tx, ty, tile, tile, fill(r, col));
+            if let Drawn::Given(v) = p.cells[r * p.side + col] {
+                let (cx, cy) = ((tx + tile / 2) as f32, (ty + tile / 2) as f32);
+                c.glyph(font, char::from(b'0' + v), tile as f32 * 0.7, cx, cy, ink);
+            }
+        }
+    }
+}
+
+/// A 9x9 board of white tiles 4 pixels apart on a grey page, with no line drawn anywhere and
+/// boxes no further apart than cells (as many web and phone boards are drawn).
+#[test]
+fn tiles_with_gaps_on_a_page_are_found() {
+    let font = font();
+    let p = puzzle(9, 3, 3, 7, false, false);
+    let mut c = Canvas::new(700, 760, [232, 234, 238]);
+    tiles(&mut c, (90, 150), &p, 52, (4, 4), |_, _| [255, 255, 255], [30, 30, 40], &font);
+    let read = read(c.view()).expect("the tiles are found as a board");
+    assert_cells_at(&read, 90, 150, 56, "tiles");
+    assert!(!read.board.boxes_seen, "no box is drawn apart");
+    assert_read(&read, &p, "tiles with gaps", 10);
+}
+
+/// GNOME Sudoku's dark theme: a dark window on a coloured 1280x1024 desktop; tiles of two
+/// greys (givens darker) a pixel apart over a lighter line colour, box lines two pixels wide
+/// and lighter still; the selected cell blue and its column in the box lines' own colour,
+/// so each box line vanishes where it crosses that column.
+#[test]
+fn a_dark_theme_of_tiles_with_a_highlighted_column_is_found() {
+    let font = font();
+    let p = puzzle(9, 3, 3, 13, false, false);
+    let (grey, given, line, box_line) = ([69, 69, 69], [52, 52, 52], [91, 91, 91], [116, 116, 116]);
+    let mut c = Canvas::new(1280, 1024, [24, 70, 110]);
+    c.rect(300, 150, 660, 720, [36, 36, 36]);
+    c.rect(300, 150, 660, 46, [48, 48, 48]);
+    let (x, y, tile) = (330, 220, 66);
+    // Tile k starts at `at(k)`: a pixel of line colour after each tile, two of the box
+    // lines' colour after each third.
+    let at = |k: usize| k * (tile + 1) + k / 3;
+    let side = at(8) + tile;
+    c.rect(x, y, side, side, line);
+    for k in [3, 6] {
+        c.rect(x + at(k) - 2, y, 2, side, box_line);
+        c.rect(x, y + at(k) - 2, side, 2, box_line);
+    }
+    let (sel_r, sel_c) = (4, 4);
+    let fill = |r: usize, col: usize| {
+        if (r, col) == (sel_r, sel_c) {
+            [52, 86, 140]
+        } else if col == sel_c {
+            box_line
+        } else if matches!(p.cells[r * 9 + col], Drawn::Given(_)) {
+            given
+        } else {
+            grey
+        }
+    };
+    tiles(&mut c, (x, y), &p, tile, (1, 2), fill, [235, 235, 235], &font);
+    let read = read(c.view()).expect("the dark board is found");
+    assert_eq!(read.board.side, 9);
+    assert!(read.board.left.abs_diff(x) <= 2 && read.board.top.abs_diff(y) <= 2, "{read:?}");
+    assert_read(&read, &p, "dark tiles", 10);
+}
+
+/// Small boards of 24-pixel cells in a light window, alone on a full 1280x1024 screen of
+/// another colour with a menu bar and a status line: 9x9, 6x6 (boxes 3 wide, 2 tall, seen
+/// by their thicker lines) and 4x4.
+#[test]
+fn small_boards_on_a_full_screen_are_found() {
+    let font = font();
+    for (side, bw, bh, seed) in [(9, 3, 3, 17), (6, 3, 2, 19), (4, 2, 2, 23)] {
+        let style = Style { cell: 24, thin: 1, thick: 2, line: [0, 0, 0], ..LIGHT };
+        let p = puzzle(side, bw, bh, seed, false, false);
+        let mut c = Canvas::new(1280, 1024, [68, 84, 108]);
+        c.rect(400, 300, 320, 340, [214, 214, 214]);
+        c.rect(400, 300, 320, 24, [238, 238, 238]);
+        for (i, ch) in "Game  Type  Help".chars().enumerate() {
+            c.glyph(&font, ch, 14.0, 410.0 + i as f32 * 9.0, 312.0, [0, 0, 0]);
+        }
+        let size = draw(&mut c, 430, 340, &p, &style, &font);
+        for (i, ch) in "Solved in 0 moves".chars().enumerate() {
+            c.glyph(&font, ch, 12.0, 410.0 + i as f32 * 7.0, 350.0 + size as f32, [0, 0, 0]);
+        }
+        let what = format!("{side}x{side} in 24-pixel cells");
+        let read = read(c.view()).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!((read.board.left, read.board.top), (430, 340), "{what}");
+        assert_read(&read, &p, &what, 4);
+    }
+}
