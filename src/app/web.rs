@@ -17,8 +17,8 @@ use sudobot::web::grid;
 use sudobot::web::pool::{self, Attempt, Event, Failure, PoolOptions, PoolRun};
 use sudobot::web::site::{self, Served, Strategy, Success};
 use sudobot::web::{
-    Browser, Discover, Hint, Outcome, PlayError, PlayOptions, Signal, Site, Thinking, Timings,
-    WebDriverConfig, signals,
+    Browser, Discover, FailureKind, Hint, Mode as PlayMode, Outcome, PlayError, PlayOptions,
+    Signal, Site, Thinking, Timings, WebDriverConfig, signals,
 };
 
 use super::logic_input::scale;
@@ -218,20 +218,20 @@ impl WebRun {
     fn play_options(&self, url: String) -> PlayOptions {
         PlayOptions {
             url,
-            dry_run: self.mode == Mode::DryRun,
-            element_timeout: self.config.element_timeout(),
-            page_load_timeout: Duration::from_millis(self.config.browser.page_load_timeout_ms),
-            // A remote driver cannot be killed: small chunks bound what a cancelled run types.
-            chunk: if self.config.driver.mode == DriverMode::Remote { 9 } else { 0 },
-            hint: matches!(self.mode, Mode::Hint(_)).then_some(self.scale),
-            thinking: match self.mode {
-                Mode::Thinking(step_delay) => Some(Thinking {
+            mode: match self.mode {
+                Mode::Solve => PlayMode::Solve,
+                Mode::DryRun => PlayMode::DryRun,
+                Mode::Hint(_) => PlayMode::Hint(self.scale),
+                Mode::Thinking(step_delay) => PlayMode::Thinking(Thinking {
                     scale: self.scale,
                     step_delay,
                     tell: std::sync::Arc::new(|text: &str| out!("{text}")),
                 }),
-                _ => None,
             },
+            element_timeout: self.config.element_timeout(),
+            page_load_timeout: Duration::from_millis(self.config.browser.page_load_timeout_ms),
+            // A remote driver cannot be killed: small chunks bound what a cancelled run types.
+            chunk: if self.config.driver.mode == DriverMode::Remote { 9 } else { 0 },
             discover: self.discover,
             success: self.success.clone(),
         }
@@ -488,7 +488,7 @@ fn exit_code(finished: &[Attempt], count: usize) -> Code {
 }
 
 /// `kind: n, kind: n`.
-fn by_kind(counts: &[(&str, usize)]) -> String {
+fn by_kind(counts: &[(FailureKind, usize)]) -> String {
     counts.iter().map(|(k, n)| format!("{k}: {n}")).collect::<Vec<_>>().join(", ")
 }
 

@@ -13,30 +13,19 @@ use std::time::{Duration, Instant};
 
 use thirtyfour::prelude::*;
 
+use super::answer::{self, engine_order, hint_for};
+use super::error::{PlayError, is_session_lost, short};
 use super::fill::{self, Target};
-use super::play::{self, Outcome, PlayError, PlayOptions, Timings, timed};
+use super::options::{Mode, Outcome, PlayOptions, Timings, timed};
+use super::page;
+use super::poll::{CLICK_PROOF, SETTLE, Waited, poll};
 use super::read::{PageBoard, symbol_key};
 use super::site::Site;
 use crate::grid::{Cell, Grid};
 use crate::pixels::{self, BoardRead, CellKind, PixelError};
-use crate::solve::{self, Verdict};
-
-/// How long the first typed cell has to show its digit.
-const CLICK_PROOF: Duration = Duration::from_millis(1500);
-
-/// How long a board with fewer givens than `min_givens`, or with uncertain cells, must read the
-/// same before it is taken as it is.
-const SETTLE: Duration = Duration::from_millis(1000);
 
 /// Between two screenshots of a wait.
 const TICK: Duration = Duration::from_millis(30);
-
-/// Parses the pixel reader's digit templates on a thread of their own, so the first read of a
-/// canvas does not wait for them (called when a board is known to be read from pixels, before
-/// the page is ready).
-pub fn warm_up() {
-    std::thread::spawn(pixels::digits::template_count);
-}
 
 /// Image pixels to CSS pixels: the element's size on the page against its screenshot's.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,12 +179,10 @@ async fn wait_board(
     bound: Duration,
 ) -> Result<(WebElement, Shot), PlayError> {
     let selector = &site.board.cells;
-    let start = Instant::now();
-    let mut tick = tokio::time::interval(TICK);
     let mut last: Option<(String, Instant)> = None;
-    loop {
-        tick.tick().await;
-        let err = match look(driver, selector).await {
+    let mut failed = None;
+    let looked = poll(bound, TICK, "the board's pixels", async |elapsed| {
+        match look(driver, selector).await {
             Ok((el, shot)) => {
                 let givens = shot.page_board().givens();
                 let enough = givens >= site.min_givens_for(shot.read.board.side);
@@ -207,29 +194,39 @@ async fn wait_board(
                         false
                     }
                 };
-                if (enough && shot.read.uncertain().is_empty()) || (givens > 0 && steady) {
-                    return Ok((el, shot));
-                }
-                if start.elapsed() >= bound {
-                    return Ok((el, shot));
-                }
-                continue;
+                let certain = enough && shot.read.uncertain().is_empty();
+                // At the bound, the board is taken as it reads.
+                let done = certain || (givens > 0 && steady) || elapsed >= bound;
+                Ok(done.then_some((el, shot)))
             }
-            Err(ShotError::Driver(step, e)) if play::is_session_lost(&e) => {
-                return Err(ShotError::Driver(step, e).into_play(selector));
+            Err(ShotError::Driver(step, e)) if is_session_lost(&e) => {
+                Err(ShotError::Driver(step, e).into_play(selector))
             }
-            Err(e) => e,
-        };
-        if start.elapsed() >= bound {
-            return Err(match err.into_play(selector) {
-                PlayError::Pixels { selector, source, .. } => PlayError::Pixels {
-                    selector,
-                    source,
-                    note: format!(" (looked for {:.1} s)", start.elapsed().as_secs_f64()),
-                },
-                other => other,
-            });
+            Err(e) => {
+                failed = Some(e);
+                Ok(None)
+            }
         }
+    })
+    .await;
+    match looked {
+        Ok(found) => Ok(found),
+        Err(Waited::Stopped(e)) => Err(e),
+        Err(Waited::Out(waited)) => Err(match failed.map(|e| e.into_play(selector)) {
+            Some(PlayError::Pixels { selector, source, .. }) => PlayError::Pixels {
+                selector,
+                source,
+                note: format!(" (looked for {:.1} s)", waited.as_secs_f64()),
+            },
+            Some(other) => other,
+            None => PlayError::NotReady {
+                cells: site.cell_count(),
+                mismatch: false,
+                waited,
+                detail: format!("`{selector}` was never read"),
+                min_givens: site.min_givens(),
+            },
+        }),
     }
 }
 
@@ -251,26 +248,24 @@ fn solve_read(
         source: e,
         note: String::new(),
     })?;
-    let puzzle =
-        Grid::new(geometry, board.puzzle_values()?).map_err(|e| PlayError::Logic(e.to_string()))?;
-    let solution = match solve::solve(&puzzle) {
-        Verdict::Unique(s) => s,
-        _ if !uncertain.is_empty() => {
+    let (puzzle, solution) = match answer::solve_board(geometry.clone(), &board) {
+        Ok(solved) => solved,
+        Err(e) if !uncertain.is_empty() && e.is_board_problem() => {
             return Err(refuse(", and without them the board has no unique solution".to_string()));
         }
         // Every filled cell is fixed: a wrong one is the player's mistake, named, never typed
         // over.
-        Verdict::Invalid(_) | Verdict::Unsolvable => {
-            return Err(play::unproven_error(
+        Err(PlayError::Invalid(_) | PlayError::Unsolvable) => {
+            return Err(answer::unproven_error(
                 &board,
-                puzzle.geometry_arc(),
+                &geometry,
                 Some(&shot.ink_hint()),
                 "the board is read from pixels, where the ink colour tells givens from the \
                  player's entries only as a hint"
                     .to_string(),
             ));
         }
-        Verdict::Multiple(..) => return Err(PlayError::Multiple { givens: board.givens() }),
+        Err(e) => return Err(e),
     };
     if !uncertain.is_empty() {
         tracing::info!(
@@ -308,27 +303,24 @@ async fn wait_for(
     bound: Duration,
     done: impl Fn(&Shot) -> bool,
 ) -> Result<(Option<Shot>, bool), PlayError> {
-    let start = Instant::now();
-    let mut tick = tokio::time::interval(TICK);
     let mut last = None;
-    loop {
-        tick.tick().await;
+    let held = poll(bound, TICK, "the board read back", async |_| {
         match shoot(el).await {
-            Ok(shot) => {
-                if done(&shot) {
-                    return Ok((Some(shot), true));
-                }
-                last = Some(shot);
-            }
+            Ok(shot) if done(&shot) => return Ok(Some(shot)),
+            Ok(shot) => last = Some(shot),
             Err(ShotError::Driver(step, e)) => {
                 return Err(ShotError::Driver(step, e).into_play(selector));
             }
             // A frame caught mid-draw: look again.
             Err(ShotError::Pixels(e)) => tracing::debug!("read back: {e}"),
         }
-        if start.elapsed() >= bound {
-            return Ok((last, false));
-        }
+        Ok(None)
+    })
+    .await;
+    match held {
+        Ok(shot) => Ok((Some(shot), true)),
+        Err(Waited::Stopped(e)) => Err(e),
+        Err(Waited::Out(_)) => Ok((last, false)),
     }
 }
 
@@ -386,17 +378,18 @@ pub async fn play(
         .into_iter()
         .filter(|t| !unsure.contains(&t.index))
         .collect();
-    let notes = match &options.thinking {
-        Some(thinking) => play::engine_order(&board, &solution, thinking.scale, &mut targets)?,
+    let notes = match options.mode.thinking() {
+        Some(thinking) => engine_order(&board, &solution, thinking.scale, &mut targets)?,
         None => Vec::new(),
     };
     let mut outcome = Outcome::planned(&targets, (puzzle, solution), 0, healed, *timings);
-    if let Some(scale) = options.hint {
-        outcome.hint = Some(play::hint_for(&board, &outcome.solution, scale)?);
-        return Ok(outcome);
-    }
-    if options.dry_run {
-        return Ok(outcome);
+    match options.mode {
+        Mode::Hint(scale) => {
+            outcome.hint = Some(hint_for(&board, &outcome.solution, scale)?);
+            return Ok(outcome);
+        }
+        Mode::DryRun => return Ok(outcome),
+        Mode::Solve | Mode::Thinking(_) => {}
     }
 
     let t = Instant::now();
@@ -428,7 +421,7 @@ async fn type_all(
     // A dialog the page opens stops the run (read, dismissed as Cancel, named with what the
     // canvas shows then); any other error as it is.
     let stopped = async |e: WebDriverError| -> PlayError {
-        let text = match play::take_alert(driver, &e).await {
+        let text = match page::take_alert(driver, &e).await {
             Ok(Some(text)) => text,
             Ok(None) => return PlayError::Typing(e),
             Err(other) => return other,
@@ -445,7 +438,7 @@ async fn type_all(
             Err(_) => PlayError::Typing(e),
         }
     };
-    if let Some(thinking) = &options.thinking {
+    if let Some(thinking) = options.mode.thinking() {
         for (i, t) in targets.iter().enumerate() {
             for text in notes.get(i).into_iter().flatten() {
                 (thinking.tell)(text);
@@ -592,7 +585,7 @@ async fn verify(
     if site.completion.success.read_back && site.completion.submit.is_none() {
         return Ok(String::new());
     }
-    play::confirm(driver, site, None, false, None).await
+    page::confirm(driver, site, None, false, None).await
 }
 
 /// `sites check --url` for a board read from pixels: what one read of the element shows, and
@@ -612,7 +605,7 @@ pub async fn check(driver: &WebDriver, selector: &str) -> (String, bool) {
             }
             (text, uncertain.is_empty())
         }
-        Err(ShotError::Driver(step, e)) => (format!("{step}: {}", play::short(&e)), false),
+        Err(ShotError::Driver(step, e)) => (format!("{step}: {}", short(&e)), false),
         Err(ShotError::Pixels(e)) => (format!("pixels: {e}"), false),
     }
 }

@@ -21,28 +21,36 @@
 //!   `sites check --url`;
 //! - [`demo`]: the embedded practice page and its HTTP server (hyper).
 
+pub mod answer;
 pub mod browser;
 pub mod canvas;
 pub mod config;
 pub mod demo;
 pub mod discover;
+pub mod error;
 pub mod evidence;
 pub mod fill;
 pub mod grid;
 pub mod guard;
 pub mod mistakes;
+pub mod options;
 pub mod owner;
+pub mod page;
 pub mod play;
+pub mod poll;
 pub mod pool;
 pub mod read;
 pub mod report;
 pub mod session;
 pub mod signals;
 pub mod site;
+pub mod wd;
 
 pub use browser::Browser;
 pub use config::{ConfigError, WebDriverConfig};
-pub use play::{Discover, Hint, Outcome, PlayError, PlayOptions, Thinking, Timings, play};
+pub use error::{FailureKind, PlayError};
+pub use options::{Discover, Hint, Mode, Outcome, PlayOptions, Thinking, Timings};
+pub use play::play;
 pub use session::{Session, SessionError, Stop};
 pub use signals::{Cancel, Signal};
 pub use site::{Site, SiteError};

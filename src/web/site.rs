@@ -505,6 +505,29 @@ impl Site {
     }
 
     fn validate(&self, file: &str) -> Result<(), SiteError> {
+        self.validate_url(file)?;
+        self.validate_board(file)?;
+        self.validate_completion(file)?;
+        let bad = |key: &str, message: String| SiteError::Invalid {
+            file: file.to_string(),
+            key: key.to_string(),
+            message,
+        };
+        if let Some(mode) = &self.input_mode {
+            check_selector(&mode.select).map_err(|m| bad("input_mode.select", m))?;
+            check_selector(&mode.active).map_err(|m| bad("input_mode.active", m))?;
+        }
+        if let Some(flag) = &self.completion.bot_flag {
+            check_selector(&flag.selector).map_err(|m| bad("completion.bot_flag.selector", m))?;
+        }
+        for (i, s) in self.consent.dismiss.iter().enumerate() {
+            check_selector(s).map_err(|m| bad(&format!("consent.dismiss[{i}]"), m))?;
+        }
+        Ok(())
+    }
+
+    /// The URL's placeholders, the difficulty levels and the frames.
+    fn validate_url(&self, file: &str) -> Result<(), SiteError> {
         let bad = |key: &str, message: String| SiteError::Invalid {
             file: file.to_string(),
             key: key.to_string(),
@@ -547,6 +570,16 @@ impl Site {
                 check_selector(frame).map_err(|m| bad(&format!("frames[{i}]"), m))?;
             }
         }
+        Ok(())
+    }
+
+    /// The board: its cells, side, boxes, value, order and ids, and how givens are told.
+    fn validate_board(&self, file: &str) -> Result<(), SiteError> {
+        let bad = |key: &str, message: String| SiteError::Invalid {
+            file: file.to_string(),
+            key: key.to_string(),
+            message,
+        };
         check_selector(&self.board.cells).map_err(|m| bad("board.cells", m))?;
         if !SIDES.contains(&self.board.side) {
             return Err(bad(
@@ -623,6 +656,17 @@ impl Site {
         if self.min_givens() > n {
             return Err(bad("board.min_givens", format!("is above the {n} cells")));
         }
+        Ok(())
+    }
+
+    /// The completion: the submit button and exactly one success marker, with a text that is
+    /// not a failure word.
+    fn validate_completion(&self, file: &str) -> Result<(), SiteError> {
+        let bad = |key: &str, message: String| SiteError::Invalid {
+            file: file.to_string(),
+            key: key.to_string(),
+            message,
+        };
         if let Some(s) = &self.completion.submit {
             check_selector(s).map_err(|m| bad("completion.submit", m))?;
         }
@@ -658,16 +702,6 @@ impl Site {
                 "completion.success.text",
                 format!("holds {word:?}, a word pages use to say the solution is wrong"),
             ));
-        }
-        if let Some(mode) = &self.input_mode {
-            check_selector(&mode.select).map_err(|m| bad("input_mode.select", m))?;
-            check_selector(&mode.active).map_err(|m| bad("input_mode.active", m))?;
-        }
-        if let Some(flag) = &self.completion.bot_flag {
-            check_selector(&flag.selector).map_err(|m| bad("completion.bot_flag.selector", m))?;
-        }
-        for (i, s) in self.consent.dismiss.iter().enumerate() {
-            check_selector(s).map_err(|m| bad(&format!("consent.dismiss[{i}]"), m))?;
         }
         Ok(())
     }
