@@ -643,24 +643,6 @@ pub fn page_site(url: &str, board: Board) -> Site {
     }
 }
 
-/// The board of a page whose board discovery has not found yet.
-pub fn placeholder_board() -> Board {
-    Board {
-        side: super::site::SIDE,
-        boxes: None,
-        cells: "*".into(),
-        order: Order::Position,
-        value: ValueSource::Value,
-        id_template: None,
-        read: ReadMode::Script,
-        given_marker: Some(Given::Filled(true)),
-        min_givens: None,
-        ready_timeout_ms: None,
-        unproven: None,
-        unproven_in_file: false,
-    }
-}
-
 /// Scans this document, then each frame in it (depth and count bounded; what the caps left out
 /// is counted in `left`).
 async fn scan_frames(

@@ -166,7 +166,7 @@ async fn check_pixels(driver: &WebDriver, site: &Site) -> Result<(String, bool),
         }
         enter_frame_now(driver, frame).await.map_err(|e| short(&e))?;
     }
-    Ok(super::canvas::check(driver, sel).await)
+    Ok(super::board::canvas::check(driver, sel).await)
 }
 
 /// `board.id_template`: how many of the ids it gives are on the page (`None`: no template).

@@ -65,11 +65,10 @@ pub enum Discover {
     /// Never: the site file's board or nothing (`--no-discover`).
     Off,
     /// When the site file's board does not match the page (its selectors match no cells or the
-    /// wrong number, a frame is missing): self-healing.
+    /// wrong number, a frame is missing): self-healing. A page no site file describes is always
+    /// discovered ([`super::locate::Locate::Discover`]).
     #[default]
     Fallback,
-    /// Always: there is no site file (`sudobot web --url URL`).
-    Only,
 }
 
 /// How `--show-thinking` plays: the engine's scale, the pause after each placed value, and

@@ -10,7 +10,7 @@ use thirtyfour::prelude::*;
 use super::error::{PlayError, short, wd, wd_selector};
 use super::options::PlayOptions;
 use super::poll::{CLICK_PROOF, Waited, poll};
-use super::site::{InputMode, KeyName, Site, failure_text, frame_index};
+use super::site::{InputMode, KeyName, Site, Success, failure_text, frame_index};
 
 /// Puts the page in normal input mode (a key enters a value, not a pencil mark) and checks
 /// that it is: `active` matches, before or within a bounded wait after clicking `select`.
@@ -81,7 +81,7 @@ pub(super) async fn take_open_dialog(driver: &WebDriver) -> Result<Option<String
 /// Navigation, overlays and cookies.
 pub(super) async fn navigate(
     driver: &WebDriver,
-    site: &Site,
+    site: Option<&Site>,
     options: &PlayOptions,
 ) -> Result<(), PlayError> {
     let nav = |e: WebDriverError| {
@@ -127,6 +127,8 @@ pub(super) async fn navigate(
             source: None,
         });
     }
+    // A page no site file describes has no cookies to clear and no overlays named.
+    let Some(site) = site else { return Ok(()) };
     if site.consent.clear_cookies {
         driver.delete_all_cookies().await.map_err(wd("clearing cookies"))?;
         driver.refresh().await.map_err(nav)?;
@@ -217,13 +219,13 @@ pub(super) async fn confirm(
 ) -> Result<String, PlayError> {
     let success = &site.completion.success;
     if let Some(text) = &alert {
-        if let Some(e) = refuted("an alert said", text) {
-            return Err(e);
+        match alert_says(success, text) {
+            AlertSays::Refutes(e) => return Err(e),
+            AlertSays::Confirms(shown) => return Ok(shown),
+            AlertSays::Neither => {
+                tracing::info!("an alert said {text:?} when the last value was typed (dismissed)")
+            }
         }
-        if success.alert && success.confirmed_by(text) {
-            return Ok(format!("alert: {text}"));
-        }
-        tracing::info!("an alert said {text:?} when the last value was typed (dismissed)");
     }
     if before {
         let what =
@@ -242,6 +244,28 @@ pub(super) async fn confirm(
         return Ok(String::new());
     }
     wait_confirmation(driver, site, alert).await
+}
+
+/// What a dialog's text says about the finished board.
+#[derive(Debug)]
+enum AlertSays {
+    /// The site confirms by an alert, and this one holds its text: the confirmation shown.
+    Confirms(String),
+    /// It holds a failure word: the page says the solution is wrong.
+    Refutes(PlayError),
+    /// Neither: information only (the site's own marker still decides).
+    Neither,
+}
+
+/// Judges a dialog's text against the site's success rule.
+fn alert_says(success: &Success, text: &str) -> AlertSays {
+    if let Some(e) = refuted("an alert said", text) {
+        return AlertSays::Refutes(e);
+    }
+    if success.alert && success.confirmed_by(text) {
+        return AlertSays::Confirms(format!("alert: {text}"));
+    }
+    AlertSays::Neither
 }
 
 /// The failure a text shows where the page would confirm (`where_`: "an alert said", "the
@@ -331,13 +355,12 @@ async fn wait_confirmation(
                 None
             };
             if let Some(text) = dialog {
-                if let Some(e) = refuted("an alert said", &text) {
-                    return Err(e);
+                match alert_says(success, &text) {
+                    AlertSays::Refutes(e) => return Err(e),
+                    AlertSays::Confirms(shown) => return Ok(Some(shown)),
+                    AlertSays::Neither => {}
                 }
                 if success.alert {
-                    if success.confirmed_by(&text) {
-                        return Ok(Some(format!("alert: {text}")));
-                    }
                     return Err(PlayError::NotConfirmed {
                         waited: elapsed,
                         detail: format!(
@@ -427,5 +450,41 @@ fn not_confirmed(site: &Site, seen: Option<String>, seen_alert: &Option<String>)
     PlayError::NotConfirmed {
         waited: Duration::from_millis(site.completion.timeout_ms),
         detail: format!("{what}{note}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn by_alert(text: &str) -> Success {
+        Success { alert: true, text: text.into(), ..Success::default() }
+    }
+
+    #[test]
+    fn an_alert_with_the_sites_text_is_the_confirmation() {
+        let says = alert_says(&by_alert("Congratulations"), "Congratulations, you solved it!");
+        assert!(
+            matches!(&says, AlertSays::Confirms(s) if s == "alert: Congratulations, you solved it!"),
+            "{says:?}"
+        );
+    }
+
+    #[test]
+    fn an_alert_with_a_failure_word_refutes_whatever_the_site_confirms_by() {
+        for success in [by_alert("Congratulations"), Success { title: true, ..Success::default() }]
+        {
+            let says = alert_says(&success, "Sorry, the solution is wrong");
+            let AlertSays::Refutes(e) = says else { panic!("{says:?}") };
+            assert_eq!(e.kind(), crate::web::FailureKind::PageSaysWrong);
+            assert!(e.to_string().contains("an alert said"), "{e}");
+        }
+    }
+
+    #[test]
+    fn an_alert_is_only_information_where_the_site_confirms_otherwise_or_by_other_text() {
+        let title = Success { title: true, text: "Solved".into(), ..Success::default() };
+        assert!(matches!(alert_says(&title, "Solved"), AlertSays::Neither));
+        assert!(matches!(alert_says(&by_alert("Congratulations"), "Saved"), AlertSays::Neither));
     }
 }

@@ -23,11 +23,11 @@ use std::time::{Duration, Instant};
 
 use super::config::WebDriverConfig;
 use super::error::{FailureKind, PlayError};
+use super::locate::Locate;
 use super::options::{Outcome, PlayOptions, Timings};
 use super::play::play;
 use super::session::{Session, SessionError, Stop};
 use super::signals::{Cancel, Signal};
-use super::site::Site;
 use super::{evidence, grid};
 use tracing::Instrument;
 
@@ -190,7 +190,7 @@ struct Job {
 
 struct Shared {
     config: WebDriverConfig,
-    site: Site,
+    locate: Locate,
     options: PlayOptions,
     pool: PoolOptions,
     cancel: Cancel,
@@ -225,7 +225,7 @@ impl Shared {
 /// Never fails: start errors, failures and a signal are in the result.
 pub async fn run(
     config: WebDriverConfig,
-    site: Site,
+    locate: Locate,
     options: PlayOptions,
     pool: PoolOptions,
     cancel: Cancel,
@@ -236,7 +236,7 @@ pub async fn run(
     let queue = (1..=pool.count).map(|puzzle| Job { puzzle, attempt: 1, earlier: None }).collect();
     let shared = Rc::new(Shared {
         config,
-        site,
+        locate,
         options,
         pool,
         cancel,
@@ -447,7 +447,7 @@ async fn play_one(
 ) -> (Result<Outcome, Failure>, Timings, Option<PathBuf>) {
     let mut timings = Timings::default();
     let mut guarded =
-        session.guard(play(session.driver(), &sh.site, &sh.options, &mut timings)).await;
+        session.guard(play(session.driver(), &sh.locate, &sh.options, &mut timings)).await;
     // A command that failed because of a signal or a dead driver is said as such.
     if let Ok(Err(e)) = &guarded
         && let Some(stop) = session.cause_of(e).await

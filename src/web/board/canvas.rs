@@ -13,16 +13,16 @@ use std::time::{Duration, Instant};
 
 use thirtyfour::prelude::*;
 
-use super::answer::{self, engine_order, hint_for};
-use super::error::{PlayError, is_session_lost, short};
-use super::fill::{self, Target};
-use super::options::{Mode, Outcome, PlayOptions, Timings, timed};
-use super::page;
-use super::poll::{CLICK_PROOF, SETTLE, Waited, poll};
-use super::read::{PageBoard, symbol_key};
-use super::site::Site;
 use crate::grid::{Cell, Grid};
 use crate::pixels::{self, BoardRead, CellKind, PixelError};
+use crate::web::answer;
+use crate::web::error::{PlayError, is_session_lost, short};
+use crate::web::fill::Target;
+use crate::web::options::PlayOptions;
+use crate::web::page;
+use crate::web::poll::{CLICK_PROOF, SETTLE, Waited, poll};
+use crate::web::read::{PageBoard, symbol_key};
+use crate::web::site::Site;
 
 /// Between two screenshots of a wait.
 const TICK: Duration = Duration::from_millis(30);
@@ -230,12 +230,14 @@ async fn wait_board(
     }
 }
 
-/// The givens solved, with the uncertain-cell rule. Returns the page board, the puzzle, the
-/// solution and the uncertain cells (never typed into).
-fn solve_read(
+/// The givens solved, with the uncertain-cell rule (the pixel policy, in this one function):
+/// a board with cells the read could not tell is played only when the board without them has
+/// exactly one solution. Returns the page board, the puzzle, the solution and the uncertain
+/// cells' indices (never typed into).
+pub(crate) fn solve_read(
     shot: &Shot,
     selector: &str,
-) -> Result<(PageBoard, Grid, Grid, Vec<Cell>), PlayError> {
+) -> Result<(PageBoard, Grid, Grid, Vec<usize>), PlayError> {
     let board = shot.page_board();
     let uncertain = shot.read.uncertain();
     let refuse = |note: String| PlayError::Pixels {
@@ -273,7 +275,9 @@ fn solve_read(
             PixelError::Uncertain { cells: uncertain.clone() }
         );
     }
-    Ok((board, puzzle, solution, uncertain))
+    let side = board.side;
+    let unsure = uncertain.iter().map(|c| c.index(side)).collect();
+    Ok((board, puzzle, solution, unsure))
 }
 
 /// Clicks each target's cell centre and sends its key, as one Actions chain.
@@ -340,83 +344,47 @@ fn holds(shot: &Shot, side: usize, index: usize, digit: u8) -> bool {
         && shot.read.cells.get(index).is_some_and(|c| c.is_certain() && c.value == Some(digit))
 }
 
-/// Plays a board read from pixels: waits for it, reads, solves, types (first key proven),
-/// reads back, and waits for the page's confirmation where the site names one.
-pub async fn play(
+/// A canvas board as read: its element, its selector and the shot it was read from.
+pub(crate) struct CanvasRead {
+    /// The board's element.
+    pub(crate) el: WebElement,
+    /// Its selector, for messages and looks.
+    pub(crate) selector: String,
+    /// The read the board is played from.
+    pub(crate) shot: Shot,
+}
+
+/// Waits (bounded) for the board's pixels to show a board and reads it.
+pub(crate) async fn read(
     driver: &WebDriver,
     site: &Site,
-    options: &PlayOptions,
-    timings: &mut Timings,
-    healed: Option<String>,
-) -> Result<Outcome, PlayError> {
+    bound: Duration,
+) -> Result<CanvasRead, PlayError> {
     let selector = site.board.cells.as_str();
-    let bound =
-        site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(options.element_timeout);
-    let t = Instant::now();
     let (el, shot) = wait_board(driver, site, bound).await?;
-    timed(&mut timings.navigate, t);
-    // The read itself: the last screenshot and recognition.
-    timings.read = Some(shot.screenshot + shot.recognition);
-    let ratio = shot.mapping.ratio();
     tracing::debug!(
         "read a {side}x{side} board from `{selector}` in {:.0} ms (screenshot {:.0} ms, \
          recognition {:.0} ms); {:.2} image pixels a CSS pixel:\n{}",
         (shot.screenshot + shot.recognition).as_secs_f64() * 1000.0,
         shot.screenshot.as_secs_f64() * 1000.0,
         shot.recognition.as_secs_f64() * 1000.0,
-        ratio.0,
+        shot.mapping.ratio().0,
         shot.read,
         side = shot.read.board.side,
     );
-
-    let t = Instant::now();
-    let (board, puzzle, solution, uncertain) = solve_read(&shot, selector)?;
-    timed(&mut timings.solve, t);
-    let side = board.side;
-    let unsure: Vec<usize> = uncertain.iter().map(|c| c.index(side)).collect();
-    let mut targets: Vec<Target> = fill::plan(&board, solution.cells())
-        .into_iter()
-        .filter(|t| !unsure.contains(&t.index))
-        .collect();
-    let notes = match options.mode.thinking() {
-        Some(thinking) => engine_order(&board, &solution, thinking.scale, &mut targets)?,
-        None => Vec::new(),
-    };
-    let mut outcome = Outcome::planned(&targets, (puzzle, solution), 0, healed, *timings);
-    match options.mode {
-        Mode::Hint(scale) => {
-            outcome.hint = Some(hint_for(&board, &outcome.solution, scale)?);
-            return Ok(outcome);
-        }
-        Mode::DryRun => return Ok(outcome),
-        Mode::Solve | Mode::Thinking(_) => {}
-    }
-
-    let t = Instant::now();
-    let typed = type_all(driver, &el, &shot, selector, &targets, &notes, options).await;
-    timed(&mut timings.fill, t);
-    typed?;
-
-    let t = Instant::now();
-    let result = verify(driver, site, &el, &shot, &outcome.solution, &unsure).await;
-    timed(&mut timings.verify, t);
-    outcome.timings = *timings;
-    outcome.confirmation = result?;
-    outcome.confirmed = !site.completion.success.read_back;
-    Ok(outcome)
+    Ok(CanvasRead { el, selector: selector.to_string(), shot })
 }
 
 /// Types the targets: the first alone, proven by a read that shows it, then the rest in one
 /// chain (or one by one, telling the steps, with show-thinking).
-async fn type_all(
+pub(crate) async fn type_all(
     driver: &WebDriver,
-    el: &WebElement,
-    shot: &Shot,
-    selector: &str,
+    seen: &CanvasRead,
     targets: &[Target],
     notes: &[Vec<String>],
     options: &PlayOptions,
 ) -> Result<(), PlayError> {
+    let CanvasRead { el, selector, shot } = seen;
     let Some((first, rest)) = targets.split_first() else { return Ok(()) };
     // A dialog the page opens stops the run (read, dismissed as Cancel, named with what the
     // canvas shows then); any other error as it is.
@@ -516,14 +484,14 @@ fn changed_given(before: &Shot, now: &Shot) -> Option<String> {
 
 /// Reads the board back until every cell shows the solution (bounded by the completion
 /// timeout), then waits for the page's own confirmation where the site names one.
-async fn verify(
+pub(crate) async fn verify(
     driver: &WebDriver,
     site: &Site,
-    el: &WebElement,
-    before: &Shot,
+    seen: &CanvasRead,
     solution: &Grid,
     unsure: &[usize],
 ) -> Result<String, PlayError> {
+    let (el, before) = (&seen.el, &seen.shot);
     let side = before.read.board.side;
     let want = solution.cells();
     let bound = Duration::from_millis(site.completion.timeout_ms);
@@ -542,43 +510,7 @@ async fn verify(
         unsure.iter().all(|&i| right(i)) || since.elapsed() >= SETTLE
     })
     .await?;
-    let ok = last.as_ref().is_some_and(|s| (0..want.len()).all(|i| holds(s, side, i, want[i])));
-    if !ok {
-        let detail = match &last {
-            None => "no board could be read".to_string(),
-            Some(s) if s.read.board.side != side => {
-                format!("a {0}x{0} board is shown now", s.read.board.side)
-            }
-            Some(s)
-                if (0..want.len()).all(|i| holds(s, side, i, want[i]) || unsure.contains(&i)) =>
-            {
-                let cells: Vec<String> = (0..want.len())
-                    .filter(|&i| !holds(s, side, i, want[i]))
-                    .map(|i| Cell::from_index(i, side).to_string())
-                    .collect();
-                format!(
-                    "every other cell shows the solution, but {} could not be read (and was \
-                     never typed), so the board is not confirmed",
-                    cells.join(" ")
-                )
-            }
-            Some(s) => {
-                let wrong: Vec<String> = (0..want.len())
-                    .filter(|&i| !holds(s, side, i, want[i]))
-                    .take(12)
-                    .map(|i| {
-                        let never = if unsure.contains(&i) { ", never typed" } else { "" };
-                        format!(
-                            "{} shows {} (solution {}{never})",
-                            Cell::from_index(i, side),
-                            shows(s, i),
-                            symbol_key(want[i])
-                        )
-                    })
-                    .collect();
-                wrong.join(", ")
-            }
-        };
+    if let Some(detail) = read_back_differs(last.as_ref(), side, want, unsure) {
         return Err(PlayError::NotShown { waited: start.elapsed(), detail });
     }
     tracing::debug!("every cell read back right");
@@ -586,6 +518,51 @@ async fn verify(
         return Ok(String::new());
     }
     page::confirm(driver, site, None, false, None).await
+}
+
+/// How the board read back (`last`, `None`: no read) differs from the solution `want` of the
+/// `side`x`side` board typed, in words; `None` when every cell shows it. `unsure`: the cells
+/// never typed because they could not be read.
+fn read_back_differs(
+    last: Option<&Shot>,
+    side: usize,
+    want: &[u8],
+    unsure: &[usize],
+) -> Option<String> {
+    let s = match last {
+        None => return Some("no board could be read".to_string()),
+        Some(s) if s.read.board.side != side => {
+            return Some(format!("a {0}x{0} board is shown now", s.read.board.side));
+        }
+        Some(s) => s,
+    };
+    let differs: Vec<usize> = (0..want.len()).filter(|&i| !holds(s, side, i, want[i])).collect();
+    if differs.is_empty() {
+        return None;
+    }
+    if differs.iter().all(|i| unsure.contains(i)) {
+        let cells: Vec<String> =
+            differs.iter().map(|&i| Cell::from_index(i, side).to_string()).collect();
+        return Some(format!(
+            "every other cell shows the solution, but {} could not be read (and was never \
+             typed), so the board is not confirmed",
+            cells.join(" ")
+        ));
+    }
+    let wrong: Vec<String> = differs
+        .iter()
+        .take(12)
+        .map(|&i| {
+            let never = if unsure.contains(&i) { ", never typed" } else { "" };
+            format!(
+                "{} shows {} (solution {}{never})",
+                Cell::from_index(i, side),
+                shows(s, i),
+                symbol_key(want[i])
+            )
+        })
+        .collect();
+    Some(wrong.join(", "))
 }
 
 /// `sites check --url` for a board read from pixels: what one read of the element shows, and
@@ -668,7 +645,7 @@ mod tests {
         // r1c5 (a given 6) unreadable: the other givens still have one solution.
         let one = PUZZLE.replacen('6', "?", 1);
         let (_, _, s, uncertain) = solve_read(&shot(&one), "#c").unwrap();
-        assert_eq!(uncertain, [Cell { row: 0, col: 4 }]);
+        assert_eq!(uncertain, [4], "r1c5");
         assert_eq!(s.cells(), solution.cells());
         // Nearly every given unreadable: refused, naming the cells.
         let many: String = PUZZLE
@@ -697,7 +674,7 @@ mod tests {
         }
         let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
         let (board, _, _, _) = solve_read(&shot(&text(&right)), "#c").unwrap();
-        let plan = fill::plan(&board, solution.cells());
+        let plan = crate::web::fill::plan(&board, solution.cells());
         assert_eq!(plan.len(), empty.len() - 2);
         assert!(plan.iter().all(|t| !empty[..2].contains(&t.index)), "{plan:?}");
         // A wrong entry: the ink only hints that it is the player's, so it is not typed over;
@@ -732,6 +709,61 @@ mod tests {
         assert_eq!(m.offset(5000, 5000), (49, 24));
         // A zero-sized rectangle does not divide by zero.
         let m = Mapping { css_width: 0.0, css_height: 0.0, image_width: 10, image_height: 10 };
-        let _ = m.offset(5, 5);
+        assert_eq!(m.offset(5, 5), (0, 0), "the centre of an element with no size");
+    }
+
+    /// The puzzle's solution as the board reads when every cell shows it (entries in ink).
+    fn solved_text(solution: &[u8]) -> String {
+        PUZZLE
+            .bytes()
+            .zip(solution)
+            .map(|(g, &v)| if g == b'.' { (b'a' + v - 1) as char } else { g as char })
+            .collect()
+    }
+
+    #[test]
+    fn a_canvas_whose_read_back_differs_is_not_shown_and_names_the_cells() {
+        let (_, _, solution, _) = solve_read(&shot(PUZZLE), "#c").unwrap();
+        let want = solution.cells();
+        let right = solved_text(want);
+        assert_eq!(read_back_differs(Some(&shot(&right)), 9, want, &[]), None);
+        // One typed cell shows another digit, one shows nothing (a dropped key).
+        let empty: Vec<usize> = (0..81).filter(|&i| PUZZLE.as_bytes()[i] == b'.').collect();
+        let mut wrong = right.clone().into_bytes();
+        wrong[empty[0]] = b'a' + want[empty[0]] % 9;
+        wrong[empty[1]] = b'.';
+        let detail =
+            read_back_differs(Some(&shot(&String::from_utf8(wrong).unwrap())), 9, want, &[])
+                .expect("the read back differs");
+        let (a, b) = (Cell::from_index(empty[0], 9), Cell::from_index(empty[1], 9));
+        let other = symbol_key(want[empty[0]] % 9 + 1);
+        assert!(
+            detail.starts_with(&format!(
+                "{a} shows {other} (solution {})",
+                symbol_key(want[empty[0]])
+            )),
+            "{detail}"
+        );
+        assert!(detail.contains(&format!("{b} shows nothing")), "{detail}");
+        // No read at all, or another board.
+        assert_eq!(
+            read_back_differs(None, 9, want, &[]).as_deref(),
+            Some("no board could be read")
+        );
+        assert!(read_back_differs(Some(&shot(&right)), 4, want, &[]).unwrap().contains("9x9"));
+    }
+
+    #[test]
+    fn a_cell_never_typed_because_unreadable_keeps_the_board_unconfirmed() {
+        let (_, _, solution, _) = solve_read(&shot(PUZZLE), "#c").unwrap();
+        let want = solution.cells();
+        let mut blurred = solved_text(want).into_bytes();
+        blurred[4] = b'?';
+        let seen = shot(&String::from_utf8(blurred).unwrap());
+        let detail = read_back_differs(Some(&seen), 9, want, &[4]).expect("not confirmed");
+        assert!(detail.contains("but r1c5 could not be read (and was never typed)"), "{detail}");
+        // The same cell, typed and still wrong, is a plain difference.
+        let detail = read_back_differs(Some(&seen), 9, want, &[]).unwrap();
+        assert!(detail.starts_with("r1c5 shows something unreadable"), "{detail}");
     }
 }
