@@ -88,7 +88,7 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
         let found = session
             .guard(async {
                 driver.goto(&args.url).await.map_err(|e| {
-                    format!("cannot open {}: {}", args.url, sudobot::web::play::short(&e))
+                    format!("cannot open {}: {}", args.url, sudobot::web::error::short(&e))
                 })?;
                 discover::discover(driver, &args.url, bound).await.map_err(|e| e.to_string())
             })

@@ -12,13 +12,12 @@ use anyhow::Context;
 use sudobot::logic::Scale;
 use sudobot::web::config::{ConfigError, DriverMode, Headless};
 use sudobot::web::demo::DemoServer;
-use sudobot::web::discover;
 use sudobot::web::grid;
 use sudobot::web::pool::{self, Attempt, Event, Failure, PoolOptions, PoolRun};
 use sudobot::web::site::{self, Served, Strategy, Success};
 use sudobot::web::{
-    Browser, Discover, Hint, Outcome, PlayError, PlayOptions, Signal, Site, Thinking, Timings,
-    WebDriverConfig, signals,
+    Browser, Discover, FailureKind, Hint, Locate, Mode as PlayMode, Outcome, PlayError,
+    PlayOptions, Signal, Site, Thinking, Timings, WebDriverConfig, signals,
 };
 
 use super::logic_input::scale;
@@ -99,7 +98,8 @@ enum Mode {
 /// `sudobot web`, built once from the flags and files: nothing after it reads the flags.
 struct WebRun {
     config: WebDriverConfig,
-    site: Site,
+    /// The site file (`None`: `--url` alone, the board found on the page).
+    site: Option<Site>,
     difficulty: String,
     /// `--url`: the page to open instead of the site's own.
     url: Option<String>,
@@ -114,7 +114,7 @@ struct WebRun {
     report: Option<Report>,
     /// Where failures keep their evidence (`None`: `--no-debug-files`).
     evidence_dir: Option<PathBuf>,
-    /// Board discovery: only (no site), as a fallback, or off.
+    /// Board discovery as a fallback, or off (a page with no site is always discovered).
     discover: Discover,
     /// `--success-text`/`--success-selector`.
     success: Option<Success>,
@@ -157,18 +157,14 @@ impl WebRun {
     fn from_args(args: WebArgs) -> anyhow::Result<WebRun> {
         let config = build_config(&args)?;
         // `--url` alone: any page, the board found on it. Else the site (default: the demo).
-        let discover = match (&args.site, &args.url) {
-            (None, Some(_)) => Discover::Only,
-            _ if args.no_discover => Discover::Off,
-            _ => Discover::Fallback,
-        };
+        let discover = if args.no_discover { Discover::Off } else { Discover::Fallback };
         let mut site = match (&args.site, &args.url) {
-            (None, Some(url)) => discover::page_site(url, discover::placeholder_board()),
+            (None, Some(_)) => None,
             (name, _) => {
-                site::find(name.as_deref().unwrap_or("demo"), args.sites_dir.as_deref())?.site
+                Some(site::find(name.as_deref().unwrap_or("demo"), args.sites_dir.as_deref())?.site)
             }
         };
-        if let Some(s) = args.strategy.as_deref() {
+        if let (Some(site), Some(s)) = (&mut site, args.strategy.as_deref()) {
             site.fill.strategy = match s {
                 "actions" => Strategy::Actions,
                 "per-cell" => Strategy::PerCell,
@@ -179,10 +175,13 @@ impl WebRun {
         }
         let success =
             success_marker(args.success_text.as_deref(), args.success_selector.as_deref())?;
-        if let Some(success) = &success {
+        if let (Some(site), Some(success)) = (&mut site, &success) {
             site.completion.success = success.clone();
         }
-        let difficulty = site.difficulty_value(args.difficulty.as_deref())?;
+        let difficulty = match &site {
+            Some(site) => site.difficulty_value(args.difficulty.as_deref())?,
+            None => args.difficulty.clone().unwrap_or_default(),
+        };
         if let Some(url) = &args.url {
             check_url(url)?;
         }
@@ -218,20 +217,20 @@ impl WebRun {
     fn play_options(&self, url: String) -> PlayOptions {
         PlayOptions {
             url,
-            dry_run: self.mode == Mode::DryRun,
-            element_timeout: self.config.element_timeout(),
-            page_load_timeout: Duration::from_millis(self.config.browser.page_load_timeout_ms),
-            // A remote driver cannot be killed: small chunks bound what a cancelled run types.
-            chunk: if self.config.driver.mode == DriverMode::Remote { 9 } else { 0 },
-            hint: matches!(self.mode, Mode::Hint(_)).then_some(self.scale),
-            thinking: match self.mode {
-                Mode::Thinking(step_delay) => Some(Thinking {
+            mode: match self.mode {
+                Mode::Solve => PlayMode::Solve,
+                Mode::DryRun => PlayMode::DryRun,
+                Mode::Hint(_) => PlayMode::Hint(self.scale),
+                Mode::Thinking(step_delay) => PlayMode::Thinking(Thinking {
                     scale: self.scale,
                     step_delay,
                     tell: std::sync::Arc::new(|text: &str| out!("{text}")),
                 }),
-                _ => None,
             },
+            element_timeout: self.config.element_timeout(),
+            page_load_timeout: Duration::from_millis(self.config.browser.page_load_timeout_ms),
+            // A remote driver cannot be killed: small chunks bound what a cancelled run types.
+            chunk: if self.config.driver.mode == DriverMode::Remote { 9 } else { 0 },
             discover: self.discover,
             success: self.success.clone(),
         }
@@ -241,7 +240,7 @@ impl WebRun {
     async fn play(mut self) -> anyhow::Result<Code> {
         let cancel = signals::watch(on_first_signal).context("watching signals")?;
         // The demo site is served here unless --url points elsewhere.
-        let demo = match (self.site.serve, &self.url) {
+        let demo = match (self.site.as_ref().and_then(|s| s.serve), &self.url) {
             (Some(Served::Demo), None) => {
                 Some(DemoServer::start().await.context("starting the demo server")?)
             }
@@ -250,8 +249,11 @@ impl WebRun {
         let url = match &self.url {
             Some(u) => u.clone(),
             None => {
-                self.site.url_for(&self.difficulty, demo.as_ref().map(|d| d.origin()).as_deref())
+                let origin = demo.as_ref().map(|d| d.origin());
+                // Without `--url` there is a site (the demo by default).
+                self.site.as_ref().map(|s| s.url_for(&self.difficulty, origin.as_deref()))
             }
+            .unwrap_or_default(),
         };
         let options = self.play_options(url);
         let (sessions, grid_url, grid_browser) = match self.pool_size().await {
@@ -278,11 +280,25 @@ impl WebRun {
             let progress = Rc::clone(&progress);
             move |event: &Event<'_>| progress.on_event(event)
         };
-        let (config, site) = (self.config.clone(), self.site.clone());
-        let run = pool::run(config, site, options, pool_options, cancel, Box::new(on_event)).await;
+        let locate = match &self.site {
+            Some(site) => Locate::Site(Box::new(site.clone())),
+            None => Locate::Discover,
+        };
+        let config = self.config.clone();
+        let run =
+            pool::run(config, locate, options, pool_options, cancel, Box::new(on_event)).await;
         progress.finish();
         drop(demo);
         self.conclude(run, sessions, &progress)
+    }
+
+    /// Whether success is every cell read back right (no confirmation from the page is known):
+    /// the site's rule, or for a discovered board `--success-*` or nothing.
+    fn read_back(&self) -> bool {
+        match &self.site {
+            Some(site) => site.completion.success.read_back,
+            None => self.success.as_ref().is_none_or(|s| s.read_back),
+        }
     }
 
     fn remote(&self) -> bool {
@@ -393,7 +409,7 @@ impl WebRun {
         }
         let summary = pool::summarize(&run.finished, run.elapsed);
         let what = match self.mode {
-            Mode::Solve | Mode::Thinking(_) if self.site.completion.success.read_back => {
+            Mode::Solve | Mode::Thinking(_) if self.read_back() => {
                 "solved and read back (no confirmation from the page is known)"
             }
             Mode::Solve | Mode::Thinking(_) => "solved and confirmed",
@@ -488,7 +504,7 @@ fn exit_code(finished: &[Attempt], count: usize) -> Code {
 }
 
 /// `kind: n, kind: n`.
-fn by_kind(counts: &[(&str, usize)]) -> String {
+fn by_kind(counts: &[(FailureKind, usize)]) -> String {
     counts.iter().map(|(k, n)| format!("{k}: {n}")).collect::<Vec<_>>().join(", ")
 }
 

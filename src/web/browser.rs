@@ -19,25 +19,13 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use serde_json::json;
 use thirtyfour::prelude::*;
 use thirtyfour::{BrowserCapabilitiesHelper, Capabilities};
 
+pub use super::config::Browser;
 use super::config::{BrowserConfig, HeadlessShell};
 use super::owner::RunDir;
-
-/// The browser, and with it the driver.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Browser {
-    /// Chromium (or Chrome) through chromedriver.
-    #[default]
-    #[serde(alias = "chrome")]
-    Chromium,
-    /// Firefox (Debian's firefox-esr) through geckodriver.
-    Firefox,
-}
 
 /// Where geckodriver is looked for when `driver.driver_binary` is not set (`cargo install`
 /// as root puts it in `~/.cargo/bin`; the README's command copies it to `/usr/local/bin`).

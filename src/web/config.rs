@@ -7,8 +7,6 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::browser::Browser;
-
 /// The default file, embedded so the binary works from any directory.
 pub const DEFAULT_TOML: &str = include_str!("../../webdriver.toml");
 
@@ -52,6 +50,18 @@ pub enum DriverMode {
     Local,
     /// Connect to a running WebDriver server.
     Remote,
+}
+
+/// The browser, and with it the driver (the data; what each one needs is `browser.rs`'s).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Browser {
+    /// Chromium (or Chrome) through chromedriver.
+    #[default]
+    #[serde(alias = "chrome")]
+    Chromium,
+    /// Firefox (Debian's firefox-esr) through geckodriver.
+    Firefox,
 }
 
 /// `[browser]`.

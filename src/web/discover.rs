@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 use thirtyfour::prelude::*;
 
+use super::poll::poll;
 use super::read::{lattice, symbol_value};
 use super::site::{
     Board, Completion, Consent, Difficulty, Fill, Given, Order, ReadMode, SIDES, Site, Strategy,
@@ -271,7 +272,7 @@ pub enum DiscoverError {
         what: String,
     },
     /// A WebDriver command failed.
-    #[error("discovering the board: {}", super::play::short(.0))]
+    #[error("discovering the board: {}", super::wd::short(.0))]
     WebDriver(#[source] WebDriverError),
 }
 
@@ -421,21 +422,33 @@ pub async fn discover(
     bound: Duration,
 ) -> Result<Found, DiscoverError> {
     let start = Instant::now();
-    let mut tick = tokio::time::interval(Duration::from_millis(200));
-    loop {
-        tick.tick().await;
+    // The last look's "no board", said when the bound passes.
+    let mut last = None;
+    let found = poll(bound, Duration::from_millis(200), "a board on the page", async |_| {
         let result = discover_once(driver, url).await;
         driver.enter_default_frame().await.map_err(DiscoverError::WebDriver)?;
         match result {
-            Ok(mut found) => {
-                found.took = start.elapsed();
-                return Ok(found);
-            }
+            Ok(found) => Ok(Some(found)),
             // A board drawn after load: look again until the bound.
-            Err(DiscoverError::NoBoard { .. }) if start.elapsed() < bound => {}
-            Err(e) => return Err(e),
+            Err(e @ DiscoverError::NoBoard { .. }) if start.elapsed() < bound => {
+                last = Some(e);
+                Ok(None)
+            }
+            Err(e) => Err(e),
         }
-    }
+    })
+    .await;
+    let mut found = found.map_err(|w| {
+        w.or_out(|_| {
+            last.take().unwrap_or(DiscoverError::NoBoard {
+                best: None,
+                capped: None,
+                frames: FramesLeft::default(),
+            })
+        })
+    })?;
+    found.took = start.elapsed();
+    Ok(found)
 }
 
 async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverError> {
@@ -467,7 +480,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
             .filter(|(_, c)| (c[2] - c[3]).abs() <= 0.2 * c[2].max(c[3]))
             .max_by(|a, b| (a.1[2] * a.1[3]).total_cmp(&(b.1[2] * b.1[3])));
         if let Some((frame, canvas)) = canvas {
-            super::canvas::warm_up();
+            super::read::warm_up_pixels();
             return canvas_found(driver, url, frame, canvas, rejected).await;
         }
         rejected.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)));
@@ -499,8 +512,14 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
     let Some(selector) = selector else {
         return Err(DiscoverError::NoSelector { what: best.describe() });
     };
-    let GivenRule { given, why: given_why, unproven } = givens(&best);
-    let boxes = box_shape(&best);
+    Ok(dom_found(url, &best, selector, others))
+}
+
+/// The site for a board of elements found at `selector`: how its givens are told, its boxes,
+/// where its values are and how it is typed, and why, in words.
+fn dom_found(url: &str, best: &Candidate, selector: String, others: Vec<String>) -> Found {
+    let GivenRule { given, why: given_why, unproven } = givens(best);
+    let boxes = box_shape(best);
     let value = best.value_source();
     let filled: Vec<bool> = best.cells.iter().map(|c| !best.value_text(c).is_empty()).collect();
     let given_count =
@@ -542,7 +561,7 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
     let mut site = page_site(url, board);
     site.frames = frame_path(&best.frame);
     site.fill.strategy = strategy;
-    Ok(Found { site, why, others, givens: given_count, took: Duration::ZERO })
+    Found { site, why, others, givens: given_count, took: Duration::ZERO }
 }
 
 /// The site for a square canvas found with no DOM board: its pixels are read
@@ -621,24 +640,6 @@ pub fn page_site(url: &str, board: Board) -> Site {
         },
         consent: Consent::default(),
         input_mode: None,
-    }
-}
-
-/// The board of a page whose board discovery has not found yet.
-pub fn placeholder_board() -> Board {
-    Board {
-        side: super::site::SIDE,
-        boxes: None,
-        cells: "*".into(),
-        order: Order::Position,
-        value: ValueSource::Value,
-        id_template: None,
-        read: ReadMode::Script,
-        given_marker: Some(Given::Filled(true)),
-        min_givens: None,
-        ready_timeout_ms: None,
-        unproven: None,
-        unproven_in_file: false,
     }
 }
 

@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 
 use thirtyfour::prelude::*;
 
-use super::play::short;
+use super::error::short;
+use super::page::{dismiss, enter_frame_now};
+use super::poll::poll;
 use super::read::{self, ReadArgs};
-use super::site::{Site, frame_index};
+use super::site::Site;
 
 /// Writes `error.txt`, `url.txt`, `screenshot.png`, `frame.html` (the current browsing context,
 /// where the board is) and `page.html` (the top document) into `dir`, creating it. Returns the
@@ -100,13 +102,7 @@ pub async fn check_page(
             line(&key, format!("`{frame}`: not needed, the board is in this document"), true);
             break;
         }
-        let entered = match frame_index(frame) {
-            Some(n) => driver.enter_frame(n).await.map_err(|e| short(&e)),
-            None => match driver.find(By::Css(frame)).await {
-                Ok(el) => el.enter_frame().await.map_err(|e| short(&e)),
-                Err(e) => Err(short(&e)),
-            },
-        };
+        let entered = enter_frame_now(driver, frame).await.map_err(|e| short(&e));
         match entered {
             Ok(()) => line(&key, format!("`{frame}`: found and entered"), true),
             Err(e) => {
@@ -121,63 +117,16 @@ pub async fn check_page(
         // One element, its board read from a screenshot.
         line("board.cells", describe_count(sel, &cells), cells == Ok(1));
         if cells == Ok(1) {
-            // The overlays a run clicks away would cover the board's pixels.
-            driver.enter_default_frame().await.map_err(|e| short(&e))?;
-            super::play::dismiss(driver, site).await;
-            for frame in &site.frames {
-                if count(driver, sel).await.unwrap_or(0) > 0 {
-                    break;
-                }
-                match frame_index(frame) {
-                    Some(n) => driver.enter_frame(n).await.map_err(|e| short(&e))?,
-                    None => driver
-                        .find(By::Css(frame))
-                        .await
-                        .map_err(|e| short(&e))?
-                        .enter_frame()
-                        .await
-                        .map_err(|e| short(&e))?,
-                }
-            }
-            let (found, ok) = super::canvas::check(driver, sel).await;
+            let (found, ok) = check_pixels(driver, site).await?;
             line("board.read", found, ok);
         }
         return Ok(out);
     }
     line("board.cells", describe_count(sel, &cells), cells == Ok(site.cell_count()));
-    if let Some(ids) = site.cell_ids() {
-        let found: Result<usize, String> = driver
-            .execute(
-                "return arguments[0].filter(id => document.getElementById(id)).length;",
-                vec![ids.clone().into()],
-            )
-            .await
-            .and_then(|r| r.convert())
-            .map_err(|e| short(&e));
-        let template = site.board.id_template.as_deref().unwrap_or("");
-        let text = match &found {
-            Ok(n) => format!(
-                "`{template}`: {n} of {} ids found ({} .. {})",
-                ids.len(),
-                ids[0],
-                ids[ids.len() - 1]
-            ),
-            Err(e) => format!("`{template}`: {e}"),
-        };
-        line("board.id_template", text, found == Ok(ids.len()));
+    if let Some((text, ok)) = check_ids(driver, site).await {
+        line("board.id_template", text, ok);
     }
-    let started = std::time::Instant::now();
-    let givens = loop {
-        let read = read::cells(driver, &ReadArgs::new(site))
-            .await
-            .map_err(|e| short(&e))
-            .and_then(|c| read::from_script(site, c).map_err(|e| e.to_string()));
-        let enough = matches!(&read, Ok(b) if b.givens() >= site.min_givens());
-        if enough || started.elapsed() >= bound {
-            break read;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    };
+    let givens = check_givens(driver, site, bound).await;
     match givens {
         Ok(board) => {
             let n = board.givens();
@@ -203,6 +152,69 @@ pub async fn check_page(
         );
     }
     Ok(out)
+}
+
+/// `board.read` of a board read from pixels: the overlays a run clicks away are clicked away
+/// (they would cover the board's pixels), the frames entered again, and one read.
+async fn check_pixels(driver: &WebDriver, site: &Site) -> Result<(String, bool), String> {
+    let sel = &site.board.cells;
+    driver.enter_default_frame().await.map_err(|e| short(&e))?;
+    dismiss(driver, site).await;
+    for frame in &site.frames {
+        if count(driver, sel).await.unwrap_or(0) > 0 {
+            break;
+        }
+        enter_frame_now(driver, frame).await.map_err(|e| short(&e))?;
+    }
+    Ok(super::board::canvas::check(driver, sel).await)
+}
+
+/// `board.id_template`: how many of the ids it gives are on the page (`None`: no template).
+async fn check_ids(driver: &WebDriver, site: &Site) -> Option<(String, bool)> {
+    let ids = site.cell_ids()?;
+    let found: Result<usize, String> = driver
+        .execute(
+            "return arguments[0].filter(id => document.getElementById(id)).length;",
+            vec![ids.clone().into()],
+        )
+        .await
+        .and_then(|r| r.convert())
+        .map_err(|e| short(&e));
+    let template = site.board.id_template.as_deref().unwrap_or("");
+    let text = match &found {
+        Ok(n) => format!(
+            "`{template}`: {n} of {} ids found ({} .. {})",
+            ids.len(),
+            ids[0],
+            ids[ids.len() - 1]
+        ),
+        Err(e) => format!("`{template}`: {e}"),
+    };
+    Some((text, found == Ok(ids.len())))
+}
+
+/// The board as read once enough givens hold a digit, or as the last read within `bound`
+/// showed it.
+async fn check_givens(
+    driver: &WebDriver,
+    site: &Site,
+    bound: std::time::Duration,
+) -> Result<read::PageBoard, String> {
+    let mut last = Err(String::from("the board was never read"));
+    let every = std::time::Duration::from_millis(50);
+    let enough = poll(bound, every, "the givens", async |_| {
+        let read = read::cells(driver, &ReadArgs::new(site))
+            .await
+            .map_err(|e| short(&e))
+            .and_then(|c| read::from_script(site, c).map_err(|e| e.to_string()));
+        if matches!(&read, Ok(b) if b.givens() >= site.min_givens()) {
+            return Ok::<_, ()>(Some(read));
+        }
+        last = read;
+        Ok(None)
+    })
+    .await;
+    enough.unwrap_or(last)
 }
 
 fn describe_count(selector: &str, found: &Result<usize, String>) -> String {

@@ -9,11 +9,18 @@
 //! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable;
 //! - [`discover`]: finding the board on a page no site file describes (and when a site file's
 //!   board no longer matches);
-//! - [`canvas`]: boards drawn on a canvas, read from an element screenshot by
-//!   [`crate::pixels`], typed by clicking cell centres;
-//! - [`read`], [`fill`], [`guard`], [`play`]: reading the board, typing (with the in-page guard
-//!   that keeps keys on the board), verifying one puzzle; [`mistakes`]: naming the player's
-//!   wrong values where nothing proves the givens (every filled cell is then fixed);
+//! - [`play`]: one puzzle, the one story over any board; [`locate`]: where the board is (a site
+//!   file's, or found by discovery); [`options`]: what to do (the run's
+//!   [`Mode`]) and what it gave; [`error`]: why it failed, and the [`FailureKind`] the pool
+//!   decides retries and evidence by; [`answer`]: the board solved once, the hint, the
+//!   show-thinking order; [`page`]: navigation, frames, dialogs, the page's confirmation;
+//!   [`poll`]: the one bounded wait; [`wd`]: how a WebDriver error reads;
+//! - [`board`]: the board sources: [`board::dom`] (page elements) and [`board::canvas`] (a
+//!   board drawn on a canvas, read from an element screenshot by [`crate::pixels`], typed by
+//!   clicking cell centres);
+//! - [`read`], [`fill`], [`guard`]: reading the cells, typing (with the in-page guard that keeps
+//!   keys on the board); [`mistakes`]: naming the player's wrong values where nothing proves
+//!   the givens (every filled cell is then fixed);
 //! - [`pool`]: `--parallel K`: K sessions work through the puzzles, a failed puzzle is
 //!   retried once on a fresh session; [`grid`]: a Selenium Grid's `/status` and this run's
 //!   session tag;
@@ -21,28 +28,38 @@
 //!   `sites check --url`;
 //! - [`demo`]: the embedded practice page and its HTTP server (hyper).
 
+pub mod answer;
+pub mod board;
 pub mod browser;
-pub mod canvas;
 pub mod config;
 pub mod demo;
 pub mod discover;
+pub mod error;
 pub mod evidence;
 pub mod fill;
 pub mod grid;
 pub mod guard;
+pub mod locate;
 pub mod mistakes;
+pub mod options;
 pub mod owner;
+pub mod page;
 pub mod play;
+pub mod poll;
 pub mod pool;
 pub mod read;
 pub mod report;
 pub mod session;
 pub mod signals;
 pub mod site;
+pub mod wd;
 
 pub use browser::Browser;
 pub use config::{ConfigError, WebDriverConfig};
-pub use play::{Discover, Hint, Outcome, PlayError, PlayOptions, Thinking, Timings, play};
+pub use error::{FailureKind, PlayError};
+pub use locate::Locate;
+pub use options::{Discover, Hint, Mode, Outcome, PlayOptions, Thinking, Timings};
+pub use play::play;
 pub use session::{Session, SessionError, Stop};
 pub use signals::{Cancel, Signal};
 pub use site::{Site, SiteError};

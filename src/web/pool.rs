@@ -22,10 +22,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::config::WebDriverConfig;
-use super::play::{Outcome, PlayError, PlayOptions, Timings, play};
+use super::error::{FailureKind, PlayError};
+use super::locate::Locate;
+use super::options::{Outcome, PlayOptions, Timings};
+use super::play::play;
 use super::session::{Session, SessionError, Stop};
 use super::signals::{Cancel, Signal};
-use super::site::Site;
 use super::{evidence, grid};
 use tracing::Instrument;
 
@@ -59,19 +61,19 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// A short name for the kind of failure.
-    pub fn kind(&self) -> &'static str {
+    /// The kind of failure.
+    pub fn kind(&self) -> FailureKind {
         match self {
             Failure::Play(e) => e.kind(),
-            Failure::Driver(_) => "driver died",
-            Failure::NoSession(_) => "no session",
-            Failure::Interrupted(_) => "interrupted",
+            Failure::Driver(_) => FailureKind::DriverDied,
+            Failure::NoSession(_) => FailureKind::NoSession,
+            Failure::Interrupted(_) => FailureKind::Interrupted,
         }
     }
 
     /// Whether the board itself was at fault (nothing typed; not retried).
     pub fn is_board_problem(&self) -> bool {
-        matches!(self, Failure::Play(e) if e.is_board_problem())
+        self.kind().is_board_problem()
     }
 }
 
@@ -91,7 +93,7 @@ pub struct Earlier {
     /// The session it ran on (1-based).
     pub session: usize,
     /// [`Failure::kind`].
-    pub kind: &'static str,
+    pub kind: FailureKind,
     /// The message.
     pub reason: String,
 }
@@ -188,7 +190,7 @@ struct Job {
 
 struct Shared {
     config: WebDriverConfig,
-    site: Site,
+    locate: Locate,
     options: PlayOptions,
     pool: PoolOptions,
     cancel: Cancel,
@@ -223,7 +225,7 @@ impl Shared {
 /// Never fails: start errors, failures and a signal are in the result.
 pub async fn run(
     config: WebDriverConfig,
-    site: Site,
+    locate: Locate,
     options: PlayOptions,
     pool: PoolOptions,
     cancel: Cancel,
@@ -234,7 +236,7 @@ pub async fn run(
     let queue = (1..=pool.count).map(|puzzle| Job { puzzle, attempt: 1, earlier: None }).collect();
     let shared = Rc::new(Shared {
         config,
-        site,
+        locate,
         options,
         pool,
         cancel,
@@ -294,6 +296,71 @@ pub async fn run(
     run
 }
 
+/// What a worker does when it could not start a session (the job went back to the queue).
+enum Next {
+    /// Stop: a signal.
+    Break,
+    /// Look at the queue again: a start abandoned because the run is being cancelled.
+    Continue,
+    /// This worker is done: no Grid slot, or the start failed.
+    Return,
+}
+
+/// Starts a session for `job` (after a failure, only where the Grid has a free slot), or puts
+/// the job back and says what the worker does next.
+async fn start_session(
+    id: usize,
+    sh: &Shared,
+    replacing: bool,
+    job: Job,
+) -> Result<(Session, Job), Next> {
+    if replacing
+        && let Some(url) = &sh.pool.grid_url
+        && let Ok(Some(status)) = grid::status(url, Duration::from_secs(2)).await
+        && status.free() == 0
+    {
+        sh.put_back(job);
+        let why = "no free Grid slot for a new session; the other sessions go on";
+        sh.emit(Event::Closed { session: id, reason: Some(why.into()) });
+        return Err(Next::Return);
+    }
+    sh.emit(Event::Starting { session: id });
+    let t = Instant::now();
+    match Session::start(&sh.config, sh.cancel.clone()).await {
+        Ok(s) => {
+            if let Ok(mut r) = sh.run.lock() {
+                r.session_starts.push(t.elapsed());
+            }
+            sh.emit(Event::Started { session: id, took: t.elapsed() });
+            Ok((s, job))
+        }
+        Err(SessionError::Cancelled(s)) => {
+            sh.put_back(job);
+            sh.signal(s);
+            if let Ok(mut r) = sh.run.lock() {
+                r.abandoned_starts += 1;
+            }
+            Err(Next::Break)
+        }
+        Err(_) if sh.cancel.fired().is_some() => {
+            sh.put_back(job);
+            if let Ok(mut r) = sh.run.lock() {
+                r.abandoned_starts += 1;
+            }
+            Err(Next::Continue)
+        }
+        Err(e) => {
+            sh.put_back(job);
+            sh.emit(Event::StartFailed { session: id, error: e.to_string() });
+            if let Ok(mut r) = sh.run.lock() {
+                r.start_errors.push(e);
+                r.abandoned_starts += 1;
+            }
+            Err(Next::Return)
+        }
+    }
+}
+
 async fn worker(id: usize, sh: Rc<Shared>) {
     let mut session: Option<Session> = None;
     let mut replacing = false;
@@ -302,54 +369,18 @@ async fn worker(id: usize, sh: Rc<Shared>) {
             sh.signal(s);
             break;
         }
-        let Some(job) = sh.take() else {
+        let Some(mut job) = sh.take() else {
             break;
         };
         if session.is_none() {
-            if replacing
-                && let Some(url) = &sh.pool.grid_url
-                && let Ok(Some(status)) = grid::status(url, Duration::from_secs(2)).await
-                && status.free() == 0
-            {
-                sh.put_back(job);
-                let why = "no free Grid slot for a new session; the other sessions go on";
-                sh.emit(Event::Closed { session: id, reason: Some(why.into()) });
-                return;
-            }
-            sh.emit(Event::Starting { session: id });
-            let t = Instant::now();
-            match Session::start(&sh.config, sh.cancel.clone()).await {
-                Ok(s) => {
+            match start_session(id, &sh, replacing, job).await {
+                Ok((s, j)) => {
                     session = Some(s);
-                    if let Ok(mut r) = sh.run.lock() {
-                        r.session_starts.push(t.elapsed());
-                    }
-                    sh.emit(Event::Started { session: id, took: t.elapsed() });
+                    job = j;
                 }
-                Err(SessionError::Cancelled(s)) => {
-                    sh.put_back(job);
-                    sh.signal(s);
-                    if let Ok(mut r) = sh.run.lock() {
-                        r.abandoned_starts += 1;
-                    }
-                    break;
-                }
-                Err(_) if sh.cancel.fired().is_some() => {
-                    sh.put_back(job);
-                    if let Ok(mut r) = sh.run.lock() {
-                        r.abandoned_starts += 1;
-                    }
-                    continue;
-                }
-                Err(e) => {
-                    sh.put_back(job);
-                    sh.emit(Event::StartFailed { session: id, error: e.to_string() });
-                    if let Ok(mut r) = sh.run.lock() {
-                        r.start_errors.push(e);
-                        r.abandoned_starts += 1;
-                    }
-                    return;
-                }
+                Err(Next::Break) => break,
+                Err(Next::Continue) => continue,
+                Err(Next::Return) => return,
             }
         }
         let Some(s) = session.as_ref() else {
@@ -357,16 +388,14 @@ async fn worker(id: usize, sh: Rc<Shared>) {
         };
         sh.emit(Event::Playing { session: id, puzzle: job.puzzle, attempt: job.attempt });
         let (result, timings, evidence) = play_one(s, &sh, id, job.puzzle, job.attempt).await;
-        let retry = sh.pool.retry
-            && job.attempt == 1
-            && matches!(&result, Err(f) if !f.is_board_problem()
-                && !matches!(f, Failure::Interrupted(_)));
+        let kind = result.as_ref().err().map(Failure::kind);
+        let retry = sh.pool.retry && job.attempt == 1 && kind.is_some_and(FailureKind::is_retried);
         let interrupted = match &result {
             Err(Failure::Interrupted(s)) => Some(*s),
             _ => None,
         };
         // A session that failed for anything but the board is replaced before its next puzzle.
-        let replace = matches!(&result, Err(f) if !f.is_board_problem());
+        let replace = kind.is_some_and(FailureKind::replaces_session);
         let reason = result.as_ref().err().map(|f| (f.kind(), f.to_string()));
         let attempt = Attempt {
             puzzle: job.puzzle,
@@ -380,11 +409,10 @@ async fn worker(id: usize, sh: Rc<Shared>) {
         };
         sh.emit(Event::Done(&attempt));
         if retry {
-            let (kind, reason) = reason.clone().unwrap_or_default();
             sh.put_back(Job {
                 puzzle: job.puzzle,
                 attempt: job.attempt + 1,
-                earlier: Some(Earlier { session: id, kind, reason }),
+                earlier: reason.clone().map(|(kind, reason)| Earlier { session: id, kind, reason }),
             });
             if let Ok(mut r) = sh.run.lock() {
                 r.retried += 1;
@@ -419,7 +447,7 @@ async fn play_one(
 ) -> (Result<Outcome, Failure>, Timings, Option<PathBuf>) {
     let mut timings = Timings::default();
     let mut guarded =
-        session.guard(play(session.driver(), &sh.site, &sh.options, &mut timings)).await;
+        session.guard(play(session.driver(), &sh.locate, &sh.options, &mut timings)).await;
     // A command that failed because of a signal or a dead driver is said as such.
     if let Ok(Err(e)) = &guarded
         && let Some(stop) = session.cause_of(e).await
@@ -434,9 +462,7 @@ async fn play_one(
     };
     let mut kept = None;
     if let (Err(Failure::Play(e)), Some(base)) = (&result, &sh.pool.evidence_dir)
-        && !e.is_board_problem()
-        && e.after_load()
-        && !e.is_session_lost()
+        && e.keeps_evidence()
     {
         let name = format!("sudobot-debug-{}-{}-{puzzle}-{attempt}", stamp(), std::process::id());
         let dir = base.join(name);
@@ -465,7 +491,13 @@ fn stamp() -> u64 {
 /// available memory, at least 1.
 pub fn default_local_sessions() -> usize {
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let by_memory = available_memory().map(|m| (m / SESSION_MEMORY) as usize).unwrap_or(usize::MAX);
+    sessions_for(cores, available_memory())
+}
+
+/// Half of `cores`, at most one per [`SESSION_MEMORY`] of `memory` (bytes; `None`: unknown, no
+/// limit), at least 1.
+fn sessions_for(cores: usize, memory: Option<u64>) -> usize {
+    let by_memory = memory.map(|m| (m / SESSION_MEMORY) as usize).unwrap_or(usize::MAX);
     (cores / 2).min(by_memory).max(1)
 }
 
@@ -515,24 +547,24 @@ pub fn median_p90_max(mut v: Vec<Duration>) -> Option<(Duration, Duration, Durat
 }
 
 /// Failures by kind, most frequent first: final failures of `finished`.
-pub fn failures_by_kind(finished: &[Attempt]) -> Vec<(&'static str, usize)> {
+pub fn failures_by_kind(finished: &[Attempt]) -> Vec<(FailureKind, usize)> {
     count_by_kind(finished.iter().filter_map(|a| a.result.as_ref().err()).map(Failure::kind))
 }
 
 /// First attempts that failed and were retried, by kind, most frequent first.
-pub fn retries_by_kind(finished: &[Attempt]) -> Vec<(&'static str, usize)> {
+pub fn retries_by_kind(finished: &[Attempt]) -> Vec<(FailureKind, usize)> {
     count_by_kind(finished.iter().filter_map(|a| a.earlier.as_ref()).map(|e| e.kind))
 }
 
-fn count_by_kind(kinds: impl Iterator<Item = &'static str>) -> Vec<(&'static str, usize)> {
-    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+fn count_by_kind(kinds: impl Iterator<Item = FailureKind>) -> Vec<(FailureKind, usize)> {
+    let mut counts: Vec<(FailureKind, usize)> = Vec::new();
     for kind in kinds {
         match counts.iter_mut().find(|(k, _)| *k == kind) {
             Some((_, n)) => *n += 1,
             None => counts.push((kind, 1)),
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.name().cmp(b.0.name())));
     counts
 }
 
@@ -564,7 +596,10 @@ mod tests {
             attempt(None, Some(Failure::Play(PlayError::Unsolvable))),
             attempt(None, Some(Failure::Driver("y".into()))),
         ];
-        assert_eq!(failures_by_kind(&finished), [("driver died", 2), ("no solution", 1)]);
+        assert_eq!(
+            failures_by_kind(&finished),
+            [(FailureKind::DriverDied, 2), (FailureKind::NoSolution, 1)]
+        );
         let s = summarize(&finished, Duration::from_secs(60));
         assert_eq!((s.solved, s.per_minute, s.fill), (0, 0.0, None));
     }
@@ -582,7 +617,31 @@ mod tests {
     }
 
     #[test]
-    fn the_default_is_at_least_one_session() {
-        assert!(default_local_sessions() >= 1);
+    fn sessions_are_half_the_cores_within_memory_and_never_none() {
+        let gib = 1024 * 1024 * 1024;
+        // Half the cores where memory allows.
+        assert_eq!(sessions_for(8, Some(64 * gib)), 4);
+        assert_eq!(sessions_for(8, None), 4);
+        assert_eq!(sessions_for(7, None), 3);
+        // Memory for two sessions caps eight cores at two.
+        assert_eq!(sessions_for(8, Some(2 * SESSION_MEMORY + SESSION_MEMORY / 2)), 2);
+        // One core, or memory for less than one session: one session all the same.
+        assert_eq!(sessions_for(1, Some(64 * gib)), 1);
+        assert_eq!(sessions_for(16, Some(SESSION_MEMORY / 2)), 1);
+        assert_eq!(sessions_for(0, Some(0)), 1);
+    }
+
+    #[test]
+    fn a_retry_and_a_new_session_follow_the_kind_not_the_message() {
+        let board = Failure::Play(PlayError::Multiple { givens: 17 });
+        assert!(board.is_board_problem());
+        assert!(!board.kind().is_retried() && !board.kind().replaces_session());
+        let driver = Failure::Driver("chromedriver (pid 1) exited".into());
+        assert!(driver.kind().is_retried() && driver.kind().replaces_session());
+        assert!(!driver.kind().keeps_evidence(), "no session is left to ask");
+        let signal = Failure::Interrupted(Signal::Interrupt);
+        assert!(!signal.kind().is_retried(), "a signal stops the run, no retry");
+        assert!(signal.kind().replaces_session());
+        assert_eq!(Failure::NoSession("none left".into()).kind(), FailureKind::NoSession);
     }
 }

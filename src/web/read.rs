@@ -456,6 +456,13 @@ pub fn from_script(site: &Site, cells: Vec<ScriptCell>) -> Result<PageBoard, Rea
     )
 }
 
+/// Parses the pixel reader's digit templates on a thread of their own, so the first read of a
+/// canvas does not wait for them (called when a board is known to be read from pixels, before
+/// the page is ready).
+pub fn warm_up_pixels() {
+    std::thread::spawn(crate::pixels::digits::template_count);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::play::{PlayOptions, Timings};
+use super::options::{Mode, PlayOptions, Timings};
 use super::pool::{Attempt, Failure};
 use crate::format;
 
@@ -128,11 +128,11 @@ impl PuzzleReport {
         };
         match &a.result {
             Ok(o) => {
-                let typing = options.hint.is_none() && !options.dry_run;
-                r.outcome = match () {
-                    _ if options.hint.is_some() => Kind::Hint,
-                    _ if options.dry_run => Kind::DryRun,
-                    _ => Kind::Solved,
+                let typing = options.mode.types();
+                r.outcome = match options.mode {
+                    Mode::Hint(_) => Kind::Hint,
+                    Mode::DryRun => Kind::DryRun,
+                    Mode::Solve | Mode::Thinking(_) => Kind::Solved,
                 };
                 r.givens = Some(format::line::write(&o.puzzle));
                 r.typed = Some(if typing { o.typed } else { 0 });
@@ -161,17 +161,15 @@ impl PuzzleReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::web::play::{Hint, Outcome, PlayError};
+    use crate::web::{Hint, Outcome, PlayError};
 
-    fn options(dry_run: bool, hint: bool) -> PlayOptions {
+    fn options(mode: Mode) -> PlayOptions {
         PlayOptions {
             url: "http://127.0.0.1:1/".into(),
-            dry_run,
+            mode,
             element_timeout: Duration::from_secs(1),
             page_load_timeout: Duration::from_secs(1),
             chunk: 0,
-            hint: hint.then_some(crate::logic::Scale::Score),
-            thinking: None,
             discover: crate::web::Discover::Off,
             success: None,
         }
@@ -213,14 +211,15 @@ mod tests {
     #[test]
     fn only_a_run_that_types_reports_typed_cells() {
         let a = attempt(Ok(solved()));
-        let typed = PuzzleReport::from_attempt(&a, &options(false, false));
+        let typed = PuzzleReport::from_attempt(&a, &options(Mode::Solve));
         assert_eq!(
             (typed.outcome, typed.typed, typed.corrected),
             (Kind::Solved, Some(51), Some(2))
         );
         assert_eq!(typed.confirmation.as_deref(), Some("Solved!"));
-        for (dry_run, hint, kind) in [(true, false, Kind::DryRun), (false, true, Kind::Hint)] {
-            let r = PuzzleReport::from_attempt(&a, &options(dry_run, hint));
+        let hint = Mode::Hint(crate::logic::Scale::Score);
+        for (mode, kind) in [(Mode::DryRun, Kind::DryRun), (hint, Kind::Hint)] {
+            let r = PuzzleReport::from_attempt(&a, &options(mode));
             assert_eq!((r.outcome, r.typed, r.corrected), (kind, Some(0), Some(0)));
             assert_eq!(r.confirmation, None);
             assert!(r.to_json_line().contains("\"typed\":0"), "{}", r.to_json_line());
@@ -229,7 +228,7 @@ mod tests {
 
     #[test]
     fn failures_are_refused_failed_or_interrupted() {
-        let o = options(false, false);
+        let o = options(Mode::Solve);
         let cases = [
             (Failure::Play(PlayError::Unsolvable), Kind::Refused),
             (Failure::Driver("chromedriver (pid 1) exited".into()), Kind::Failed),

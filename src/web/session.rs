@@ -17,8 +17,8 @@ use tokio::process::Command;
 
 use super::browser::Browser;
 use super::config::{DriverMode, WebDriverConfig};
+use super::error::PlayError;
 use super::owner::{DriverTree, ProcState, RunDir};
-use super::play::PlayError;
 use super::signals::{Cancel, Signal};
 
 /// Why a session could not start.

@@ -488,6 +488,11 @@ pub struct LoadedSite {
 /// Placeholders an id template may use, with their meaning for cell `index` (reading order).
 pub const ID_PLACEHOLDERS: &[&str] = &["index0", "index1", "row", "col", "row1", "col1"];
 
+/// The error for a key of `file` that is not valid: `bad(key, message)`.
+fn invalid_in(file: &str) -> impl Fn(&str, String) -> SiteError + '_ {
+    move |key, message| SiteError::Invalid { file: file.to_string(), key: key.to_string(), message }
+}
+
 impl Site {
     /// Parses and validates one site file; `file` names it in errors and gives the default name.
     pub fn parse(file: &str, text: &str) -> Result<Site, SiteError> {
@@ -505,11 +510,26 @@ impl Site {
     }
 
     fn validate(&self, file: &str) -> Result<(), SiteError> {
-        let bad = |key: &str, message: String| SiteError::Invalid {
-            file: file.to_string(),
-            key: key.to_string(),
-            message,
-        };
+        self.validate_url(file)?;
+        self.validate_board(file)?;
+        self.validate_completion(file)?;
+        let bad = invalid_in(file);
+        if let Some(mode) = &self.input_mode {
+            check_selector(&mode.select).map_err(|m| bad("input_mode.select", m))?;
+            check_selector(&mode.active).map_err(|m| bad("input_mode.active", m))?;
+        }
+        if let Some(flag) = &self.completion.bot_flag {
+            check_selector(&flag.selector).map_err(|m| bad("completion.bot_flag.selector", m))?;
+        }
+        for (i, s) in self.consent.dismiss.iter().enumerate() {
+            check_selector(s).map_err(|m| bad(&format!("consent.dismiss[{i}]"), m))?;
+        }
+        Ok(())
+    }
+
+    /// The URL's placeholders, the difficulty levels and the frames.
+    fn validate_url(&self, file: &str) -> Result<(), SiteError> {
+        let bad = invalid_in(file);
         // URL placeholders: {difficulty} is required, {origin} only for served pages, the rest
         // from `params`.
         let names = placeholders(&self.url).map_err(|m| bad("url", m))?;
@@ -547,6 +567,12 @@ impl Site {
                 check_selector(frame).map_err(|m| bad(&format!("frames[{i}]"), m))?;
             }
         }
+        Ok(())
+    }
+
+    /// The board: its cells, side, boxes, value, order and ids, and how givens are told.
+    fn validate_board(&self, file: &str) -> Result<(), SiteError> {
+        let bad = invalid_in(file);
         check_selector(&self.board.cells).map_err(|m| bad("board.cells", m))?;
         if !SIDES.contains(&self.board.side) {
             return Err(bad(
@@ -623,6 +649,13 @@ impl Site {
         if self.min_givens() > n {
             return Err(bad("board.min_givens", format!("is above the {n} cells")));
         }
+        Ok(())
+    }
+
+    /// The completion: the submit button and exactly one success marker, with a text that is
+    /// not a failure word.
+    fn validate_completion(&self, file: &str) -> Result<(), SiteError> {
+        let bad = invalid_in(file);
         if let Some(s) = &self.completion.submit {
             check_selector(s).map_err(|m| bad("completion.submit", m))?;
         }
@@ -658,16 +691,6 @@ impl Site {
                 "completion.success.text",
                 format!("holds {word:?}, a word pages use to say the solution is wrong"),
             ));
-        }
-        if let Some(mode) = &self.input_mode {
-            check_selector(&mode.select).map_err(|m| bad("input_mode.select", m))?;
-            check_selector(&mode.active).map_err(|m| bad("input_mode.active", m))?;
-        }
-        if let Some(flag) = &self.completion.bot_flag {
-            check_selector(&flag.selector).map_err(|m| bad("completion.bot_flag.selector", m))?;
-        }
-        for (i, s) in self.consent.dismiss.iter().enumerate() {
-            check_selector(s).map_err(|m| bad(&format!("consent.dismiss[{i}]"), m))?;
         }
         Ok(())
     }

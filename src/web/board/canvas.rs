@@ -13,30 +13,19 @@ use std::time::{Duration, Instant};
 
 use thirtyfour::prelude::*;
 
-use super::fill::{self, Target};
-use super::play::{self, Outcome, PlayError, PlayOptions, Timings, timed};
-use super::read::{PageBoard, symbol_key};
-use super::site::Site;
 use crate::grid::{Cell, Grid};
 use crate::pixels::{self, BoardRead, CellKind, PixelError};
-use crate::solve::{self, Verdict};
-
-/// How long the first typed cell has to show its digit.
-const CLICK_PROOF: Duration = Duration::from_millis(1500);
-
-/// How long a board with fewer givens than `min_givens`, or with uncertain cells, must read the
-/// same before it is taken as it is.
-const SETTLE: Duration = Duration::from_millis(1000);
+use crate::web::answer;
+use crate::web::error::{PlayError, is_session_lost, short};
+use crate::web::fill::Target;
+use crate::web::options::PlayOptions;
+use crate::web::page;
+use crate::web::poll::{CLICK_PROOF, SETTLE, Waited, poll};
+use crate::web::read::{PageBoard, symbol_key};
+use crate::web::site::Site;
 
 /// Between two screenshots of a wait.
 const TICK: Duration = Duration::from_millis(30);
-
-/// Parses the pixel reader's digit templates on a thread of their own, so the first read of a
-/// canvas does not wait for them (called when a board is known to be read from pixels, before
-/// the page is ready).
-pub fn warm_up() {
-    std::thread::spawn(pixels::digits::template_count);
-}
 
 /// Image pixels to CSS pixels: the element's size on the page against its screenshot's.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,12 +179,10 @@ async fn wait_board(
     bound: Duration,
 ) -> Result<(WebElement, Shot), PlayError> {
     let selector = &site.board.cells;
-    let start = Instant::now();
-    let mut tick = tokio::time::interval(TICK);
     let mut last: Option<(String, Instant)> = None;
-    loop {
-        tick.tick().await;
-        let err = match look(driver, selector).await {
+    let mut failed = None;
+    let looked = poll(bound, TICK, "the board's pixels", async |elapsed| {
+        match look(driver, selector).await {
             Ok((el, shot)) => {
                 let givens = shot.page_board().givens();
                 let enough = givens >= site.min_givens_for(shot.read.board.side);
@@ -207,38 +194,50 @@ async fn wait_board(
                         false
                     }
                 };
-                if (enough && shot.read.uncertain().is_empty()) || (givens > 0 && steady) {
-                    return Ok((el, shot));
-                }
-                if start.elapsed() >= bound {
-                    return Ok((el, shot));
-                }
-                continue;
+                let certain = enough && shot.read.uncertain().is_empty();
+                // At the bound, the board is taken as it reads.
+                let done = certain || (givens > 0 && steady) || elapsed >= bound;
+                Ok(done.then_some((el, shot)))
             }
-            Err(ShotError::Driver(step, e)) if play::is_session_lost(&e) => {
-                return Err(ShotError::Driver(step, e).into_play(selector));
+            Err(ShotError::Driver(step, e)) if is_session_lost(&e) => {
+                Err(ShotError::Driver(step, e).into_play(selector))
             }
-            Err(e) => e,
-        };
-        if start.elapsed() >= bound {
-            return Err(match err.into_play(selector) {
-                PlayError::Pixels { selector, source, .. } => PlayError::Pixels {
-                    selector,
-                    source,
-                    note: format!(" (looked for {:.1} s)", start.elapsed().as_secs_f64()),
-                },
-                other => other,
-            });
+            Err(e) => {
+                failed = Some(e);
+                Ok(None)
+            }
         }
+    })
+    .await;
+    match looked {
+        Ok(found) => Ok(found),
+        Err(Waited::Stopped(e)) => Err(e),
+        Err(Waited::Out(waited)) => Err(match failed.map(|e| e.into_play(selector)) {
+            Some(PlayError::Pixels { selector, source, .. }) => PlayError::Pixels {
+                selector,
+                source,
+                note: format!(" (looked for {:.1} s)", waited.as_secs_f64()),
+            },
+            Some(other) => other,
+            None => PlayError::NotReady {
+                cells: site.cell_count(),
+                mismatch: false,
+                waited,
+                detail: format!("`{selector}` was never read"),
+                min_givens: site.min_givens(),
+            },
+        }),
     }
 }
 
-/// The givens solved, with the uncertain-cell rule. Returns the page board, the puzzle, the
-/// solution and the uncertain cells (never typed into).
-fn solve_read(
+/// The givens solved, with the uncertain-cell rule (the pixel policy, in this one function):
+/// a board with cells the read could not tell is played only when the board without them has
+/// exactly one solution. Returns the page board, the puzzle, the solution and the uncertain
+/// cells' indices (never typed into).
+pub(crate) fn solve_read(
     shot: &Shot,
     selector: &str,
-) -> Result<(PageBoard, Grid, Grid, Vec<Cell>), PlayError> {
+) -> Result<(PageBoard, Grid, Grid, Vec<usize>), PlayError> {
     let board = shot.page_board();
     let uncertain = shot.read.uncertain();
     let refuse = |note: String| PlayError::Pixels {
@@ -251,26 +250,24 @@ fn solve_read(
         source: e,
         note: String::new(),
     })?;
-    let puzzle =
-        Grid::new(geometry, board.puzzle_values()?).map_err(|e| PlayError::Logic(e.to_string()))?;
-    let solution = match solve::solve(&puzzle) {
-        Verdict::Unique(s) => s,
-        _ if !uncertain.is_empty() => {
+    let (puzzle, solution) = match answer::solve_board(geometry.clone(), &board) {
+        Ok(solved) => solved,
+        Err(e) if !uncertain.is_empty() && e.is_board_problem() => {
             return Err(refuse(", and without them the board has no unique solution".to_string()));
         }
         // Every filled cell is fixed: a wrong one is the player's mistake, named, never typed
         // over.
-        Verdict::Invalid(_) | Verdict::Unsolvable => {
-            return Err(play::unproven_error(
+        Err(PlayError::Invalid(_) | PlayError::Unsolvable) => {
+            return Err(answer::unproven_error(
                 &board,
-                puzzle.geometry_arc(),
+                &geometry,
                 Some(&shot.ink_hint()),
                 "the board is read from pixels, where the ink colour tells givens from the \
                  player's entries only as a hint"
                     .to_string(),
             ));
         }
-        Verdict::Multiple(..) => return Err(PlayError::Multiple { givens: board.givens() }),
+        Err(e) => return Err(e),
     };
     if !uncertain.is_empty() {
         tracing::info!(
@@ -278,7 +275,9 @@ fn solve_read(
             PixelError::Uncertain { cells: uncertain.clone() }
         );
     }
-    Ok((board, puzzle, solution, uncertain))
+    let side = board.side;
+    let unsure = uncertain.iter().map(|c| c.index(side)).collect();
+    Ok((board, puzzle, solution, unsure))
 }
 
 /// Clicks each target's cell centre and sends its key, as one Actions chain.
@@ -308,27 +307,24 @@ async fn wait_for(
     bound: Duration,
     done: impl Fn(&Shot) -> bool,
 ) -> Result<(Option<Shot>, bool), PlayError> {
-    let start = Instant::now();
-    let mut tick = tokio::time::interval(TICK);
     let mut last = None;
-    loop {
-        tick.tick().await;
+    let held = poll(bound, TICK, "the board read back", async |_| {
         match shoot(el).await {
-            Ok(shot) => {
-                if done(&shot) {
-                    return Ok((Some(shot), true));
-                }
-                last = Some(shot);
-            }
+            Ok(shot) if done(&shot) => return Ok(Some(shot)),
+            Ok(shot) => last = Some(shot),
             Err(ShotError::Driver(step, e)) => {
                 return Err(ShotError::Driver(step, e).into_play(selector));
             }
             // A frame caught mid-draw: look again.
             Err(ShotError::Pixels(e)) => tracing::debug!("read back: {e}"),
         }
-        if start.elapsed() >= bound {
-            return Ok((last, false));
-        }
+        Ok(None)
+    })
+    .await;
+    match held {
+        Ok(shot) => Ok((Some(shot), true)),
+        Err(Waited::Stopped(e)) => Err(e),
+        Err(Waited::Out(_)) => Ok((last, false)),
     }
 }
 
@@ -348,87 +344,52 @@ fn holds(shot: &Shot, side: usize, index: usize, digit: u8) -> bool {
         && shot.read.cells.get(index).is_some_and(|c| c.is_certain() && c.value == Some(digit))
 }
 
-/// Plays a board read from pixels: waits for it, reads, solves, types (first key proven),
-/// reads back, and waits for the page's confirmation where the site names one.
-pub async fn play(
+/// A canvas board as read: its element, its selector and the shot it was read from.
+pub(crate) struct CanvasRead {
+    /// The board's element.
+    pub(crate) el: WebElement,
+    /// Its selector, for messages and looks.
+    pub(crate) selector: String,
+    /// The read the board is played from.
+    pub(crate) shot: Shot,
+}
+
+/// Waits (bounded) for the board's pixels to show a board and reads it.
+pub(crate) async fn read(
     driver: &WebDriver,
     site: &Site,
-    options: &PlayOptions,
-    timings: &mut Timings,
-    healed: Option<String>,
-) -> Result<Outcome, PlayError> {
+    bound: Duration,
+) -> Result<CanvasRead, PlayError> {
     let selector = site.board.cells.as_str();
-    let bound =
-        site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(options.element_timeout);
-    let t = Instant::now();
     let (el, shot) = wait_board(driver, site, bound).await?;
-    timed(&mut timings.navigate, t);
-    // The read itself: the last screenshot and recognition.
-    timings.read = Some(shot.screenshot + shot.recognition);
-    let ratio = shot.mapping.ratio();
     tracing::debug!(
         "read a {side}x{side} board from `{selector}` in {:.0} ms (screenshot {:.0} ms, \
          recognition {:.0} ms); {:.2} image pixels a CSS pixel:\n{}",
         (shot.screenshot + shot.recognition).as_secs_f64() * 1000.0,
         shot.screenshot.as_secs_f64() * 1000.0,
         shot.recognition.as_secs_f64() * 1000.0,
-        ratio.0,
+        shot.mapping.ratio().0,
         shot.read,
         side = shot.read.board.side,
     );
-
-    let t = Instant::now();
-    let (board, puzzle, solution, uncertain) = solve_read(&shot, selector)?;
-    timed(&mut timings.solve, t);
-    let side = board.side;
-    let unsure: Vec<usize> = uncertain.iter().map(|c| c.index(side)).collect();
-    let mut targets: Vec<Target> = fill::plan(&board, solution.cells())
-        .into_iter()
-        .filter(|t| !unsure.contains(&t.index))
-        .collect();
-    let notes = match &options.thinking {
-        Some(thinking) => play::engine_order(&board, &solution, thinking.scale, &mut targets)?,
-        None => Vec::new(),
-    };
-    let mut outcome = Outcome::planned(&targets, (puzzle, solution), 0, healed, *timings);
-    if let Some(scale) = options.hint {
-        outcome.hint = Some(play::hint_for(&board, &outcome.solution, scale)?);
-        return Ok(outcome);
-    }
-    if options.dry_run {
-        return Ok(outcome);
-    }
-
-    let t = Instant::now();
-    let typed = type_all(driver, &el, &shot, selector, &targets, &notes, options).await;
-    timed(&mut timings.fill, t);
-    typed?;
-
-    let t = Instant::now();
-    let result = verify(driver, site, &el, &shot, &outcome.solution, &unsure).await;
-    timed(&mut timings.verify, t);
-    outcome.timings = *timings;
-    outcome.confirmation = result?;
-    outcome.confirmed = !site.completion.success.read_back;
-    Ok(outcome)
+    Ok(CanvasRead { el, selector: selector.to_string(), shot })
 }
 
 /// Types the targets: the first alone, proven by a read that shows it, then the rest in one
 /// chain (or one by one, telling the steps, with show-thinking).
-async fn type_all(
+pub(crate) async fn type_all(
     driver: &WebDriver,
-    el: &WebElement,
-    shot: &Shot,
-    selector: &str,
+    seen: &CanvasRead,
     targets: &[Target],
     notes: &[Vec<String>],
     options: &PlayOptions,
 ) -> Result<(), PlayError> {
+    let CanvasRead { el, selector, shot } = seen;
     let Some((first, rest)) = targets.split_first() else { return Ok(()) };
     // A dialog the page opens stops the run (read, dismissed as Cancel, named with what the
     // canvas shows then); any other error as it is.
     let stopped = async |e: WebDriverError| -> PlayError {
-        let text = match play::take_alert(driver, &e).await {
+        let text = match page::take_alert(driver, &e).await {
             Ok(Some(text)) => text,
             Ok(None) => return PlayError::Typing(e),
             Err(other) => return other,
@@ -445,7 +406,7 @@ async fn type_all(
             Err(_) => PlayError::Typing(e),
         }
     };
-    if let Some(thinking) = &options.thinking {
+    if let Some(thinking) = options.mode.thinking() {
         for (i, t) in targets.iter().enumerate() {
             for text in notes.get(i).into_iter().flatten() {
                 (thinking.tell)(text);
@@ -523,14 +484,14 @@ fn changed_given(before: &Shot, now: &Shot) -> Option<String> {
 
 /// Reads the board back until every cell shows the solution (bounded by the completion
 /// timeout), then waits for the page's own confirmation where the site names one.
-async fn verify(
+pub(crate) async fn verify(
     driver: &WebDriver,
     site: &Site,
-    el: &WebElement,
-    before: &Shot,
+    seen: &CanvasRead,
     solution: &Grid,
     unsure: &[usize],
 ) -> Result<String, PlayError> {
+    let (el, before) = (&seen.el, &seen.shot);
     let side = before.read.board.side;
     let want = solution.cells();
     let bound = Duration::from_millis(site.completion.timeout_ms);
@@ -549,50 +510,59 @@ async fn verify(
         unsure.iter().all(|&i| right(i)) || since.elapsed() >= SETTLE
     })
     .await?;
-    let ok = last.as_ref().is_some_and(|s| (0..want.len()).all(|i| holds(s, side, i, want[i])));
-    if !ok {
-        let detail = match &last {
-            None => "no board could be read".to_string(),
-            Some(s) if s.read.board.side != side => {
-                format!("a {0}x{0} board is shown now", s.read.board.side)
-            }
-            Some(s)
-                if (0..want.len()).all(|i| holds(s, side, i, want[i]) || unsure.contains(&i)) =>
-            {
-                let cells: Vec<String> = (0..want.len())
-                    .filter(|&i| !holds(s, side, i, want[i]))
-                    .map(|i| Cell::from_index(i, side).to_string())
-                    .collect();
-                format!(
-                    "every other cell shows the solution, but {} could not be read (and was \
-                     never typed), so the board is not confirmed",
-                    cells.join(" ")
-                )
-            }
-            Some(s) => {
-                let wrong: Vec<String> = (0..want.len())
-                    .filter(|&i| !holds(s, side, i, want[i]))
-                    .take(12)
-                    .map(|i| {
-                        let never = if unsure.contains(&i) { ", never typed" } else { "" };
-                        format!(
-                            "{} shows {} (solution {}{never})",
-                            Cell::from_index(i, side),
-                            shows(s, i),
-                            symbol_key(want[i])
-                        )
-                    })
-                    .collect();
-                wrong.join(", ")
-            }
-        };
+    if let Some(detail) = read_back_differs(last.as_ref(), side, want, unsure) {
         return Err(PlayError::NotShown { waited: start.elapsed(), detail });
     }
     tracing::debug!("every cell read back right");
     if site.completion.success.read_back && site.completion.submit.is_none() {
         return Ok(String::new());
     }
-    play::confirm(driver, site, None, false, None).await
+    page::confirm(driver, site, None, false, None).await
+}
+
+/// How the board read back (`last`, `None`: no read) differs from the solution `want` of the
+/// `side`x`side` board typed, in words; `None` when every cell shows it. `unsure`: the cells
+/// never typed because they could not be read.
+fn read_back_differs(
+    last: Option<&Shot>,
+    side: usize,
+    want: &[u8],
+    unsure: &[usize],
+) -> Option<String> {
+    let s = match last {
+        None => return Some("no board could be read".to_string()),
+        Some(s) if s.read.board.side != side => {
+            return Some(format!("a {0}x{0} board is shown now", s.read.board.side));
+        }
+        Some(s) => s,
+    };
+    let differs: Vec<usize> = (0..want.len()).filter(|&i| !holds(s, side, i, want[i])).collect();
+    if differs.is_empty() {
+        return None;
+    }
+    if differs.iter().all(|i| unsure.contains(i)) {
+        let cells: Vec<String> =
+            differs.iter().map(|&i| Cell::from_index(i, side).to_string()).collect();
+        return Some(format!(
+            "every other cell shows the solution, but {} could not be read (and was never \
+             typed), so the board is not confirmed",
+            cells.join(" ")
+        ));
+    }
+    let wrong: Vec<String> = differs
+        .iter()
+        .take(12)
+        .map(|&i| {
+            let never = if unsure.contains(&i) { ", never typed" } else { "" };
+            format!(
+                "{} shows {} (solution {}{never})",
+                Cell::from_index(i, side),
+                shows(s, i),
+                symbol_key(want[i])
+            )
+        })
+        .collect();
+    Some(wrong.join(", "))
 }
 
 /// `sites check --url` for a board read from pixels: what one read of the element shows, and
@@ -612,7 +582,7 @@ pub async fn check(driver: &WebDriver, selector: &str) -> (String, bool) {
             }
             (text, uncertain.is_empty())
         }
-        Err(ShotError::Driver(step, e)) => (format!("{step}: {}", play::short(&e)), false),
+        Err(ShotError::Driver(step, e)) => (format!("{step}: {}", short(&e)), false),
         Err(ShotError::Pixels(e)) => (format!("pixels: {e}"), false),
     }
 }
@@ -675,7 +645,7 @@ mod tests {
         // r1c5 (a given 6) unreadable: the other givens still have one solution.
         let one = PUZZLE.replacen('6', "?", 1);
         let (_, _, s, uncertain) = solve_read(&shot(&one), "#c").unwrap();
-        assert_eq!(uncertain, [Cell { row: 0, col: 4 }]);
+        assert_eq!(uncertain, [4], "r1c5");
         assert_eq!(s.cells(), solution.cells());
         // Nearly every given unreadable: refused, naming the cells.
         let many: String = PUZZLE
@@ -704,7 +674,7 @@ mod tests {
         }
         let text = |b: &[u8]| String::from_utf8(b.to_vec()).unwrap();
         let (board, _, _, _) = solve_read(&shot(&text(&right)), "#c").unwrap();
-        let plan = fill::plan(&board, solution.cells());
+        let plan = crate::web::fill::plan(&board, solution.cells());
         assert_eq!(plan.len(), empty.len() - 2);
         assert!(plan.iter().all(|t| !empty[..2].contains(&t.index)), "{plan:?}");
         // A wrong entry: the ink only hints that it is the player's, so it is not typed over;
@@ -739,6 +709,61 @@ mod tests {
         assert_eq!(m.offset(5000, 5000), (49, 24));
         // A zero-sized rectangle does not divide by zero.
         let m = Mapping { css_width: 0.0, css_height: 0.0, image_width: 10, image_height: 10 };
-        let _ = m.offset(5, 5);
+        assert_eq!(m.offset(5, 5), (0, 0), "the centre of an element with no size");
+    }
+
+    /// The puzzle's solution as the board reads when every cell shows it (entries in ink).
+    fn solved_text(solution: &[u8]) -> String {
+        PUZZLE
+            .bytes()
+            .zip(solution)
+            .map(|(g, &v)| if g == b'.' { (b'a' + v - 1) as char } else { g as char })
+            .collect()
+    }
+
+    #[test]
+    fn a_canvas_whose_read_back_differs_is_not_shown_and_names_the_cells() {
+        let (_, _, solution, _) = solve_read(&shot(PUZZLE), "#c").unwrap();
+        let want = solution.cells();
+        let right = solved_text(want);
+        assert_eq!(read_back_differs(Some(&shot(&right)), 9, want, &[]), None);
+        // One typed cell shows another digit, one shows nothing (a dropped key).
+        let empty: Vec<usize> = (0..81).filter(|&i| PUZZLE.as_bytes()[i] == b'.').collect();
+        let mut wrong = right.clone().into_bytes();
+        wrong[empty[0]] = b'a' + want[empty[0]] % 9;
+        wrong[empty[1]] = b'.';
+        let detail =
+            read_back_differs(Some(&shot(&String::from_utf8(wrong).unwrap())), 9, want, &[])
+                .expect("the read back differs");
+        let (a, b) = (Cell::from_index(empty[0], 9), Cell::from_index(empty[1], 9));
+        let other = symbol_key(want[empty[0]] % 9 + 1);
+        assert!(
+            detail.starts_with(&format!(
+                "{a} shows {other} (solution {})",
+                symbol_key(want[empty[0]])
+            )),
+            "{detail}"
+        );
+        assert!(detail.contains(&format!("{b} shows nothing")), "{detail}");
+        // No read at all, or another board.
+        assert_eq!(
+            read_back_differs(None, 9, want, &[]).as_deref(),
+            Some("no board could be read")
+        );
+        assert!(read_back_differs(Some(&shot(&right)), 4, want, &[]).unwrap().contains("9x9"));
+    }
+
+    #[test]
+    fn a_cell_never_typed_because_unreadable_keeps_the_board_unconfirmed() {
+        let (_, _, solution, _) = solve_read(&shot(PUZZLE), "#c").unwrap();
+        let want = solution.cells();
+        let mut blurred = solved_text(want).into_bytes();
+        blurred[4] = b'?';
+        let seen = shot(&String::from_utf8(blurred).unwrap());
+        let detail = read_back_differs(Some(&seen), 9, want, &[4]).expect("not confirmed");
+        assert!(detail.contains("but r1c5 could not be read (and was never typed)"), "{detail}");
+        // The same cell, typed and still wrong, is a plain difference.
+        let detail = read_back_differs(Some(&seen), 9, want, &[]).unwrap();
+        assert!(detail.starts_with("r1c5 shows something unreadable"), "{detail}");
     }
 }
