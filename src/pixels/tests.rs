@@ -742,7 +742,7 @@ fn glyph_similarities() {
         let mut glyphs = Vec::new();
         for (r, &(y0, y1)) in board.rows.iter().enumerate() {
             for (c, &(x0, x1)) in board.cols.iter().enumerate() {
-                let (_, s) = cells::read_cell(case.canvas.view(), x0, y0, x1, y1);
+                let (_, s, _) = cells::read_cell(case.canvas.view(), (x0, y0, x1, y1), board.side);
                 if let (Some(s), (Some(v), e)) =
                     (s, expected(&case.puzzle.cells[r * board.side + c]))
                 {
