@@ -22,9 +22,9 @@
 use std::process::ExitCode;
 
 use ab_glyph::{Font, FontVec, PxScale};
+use sudobot::pixels::Rgba;
 use sudobot::pixels::classifier::{CLASSES, Layer, MAGIC, Net, OTHER};
 use sudobot::pixels::digits::{self, FEATURES, Features};
-use sudobot::pixels::Rgba;
 
 /// Fonts trained on, in the folders of their packages.
 const TRAINING: &[&str] = &[
@@ -150,8 +150,7 @@ impl Gray {
                 for dy in -1i32..=1 {
                     for dx in -1i32..=1 {
                         let (nx, ny) = (x as i32 + dx, y as i32 + dy);
-                        let n = if nx < 0 || ny < 0 || nx >= self.w as i32 || ny >= self.h as i32
-                        {
+                        let n = if nx < 0 || ny < 0 || nx >= self.w as i32 || ny >= self.h as i32 {
                             0.0
                         } else {
                             old[ny as usize * self.w + nx as usize]
@@ -208,7 +207,8 @@ fn render(font: &FontVec, ch: char, size: f32) -> Option<Gray> {
 
 /// The height in pixels of a font's 8 at 100 pixels per em.
 fn digit_height(font: &FontVec) -> Option<f32> {
-    let g = font.glyph_id('8').with_scale_and_position(PxScale::from(100.0), ab_glyph::point(0.0, 0.0));
+    let g =
+        font.glyph_id('8').with_scale_and_position(PxScale::from(100.0), ab_glyph::point(0.0, 0.0));
     Some(font.outline_glyph(g)?.px_bounds().height())
 }
 
@@ -282,9 +282,13 @@ fn paint(rng: &mut fastrand::Rng, gray: &Gray) -> Vec<u8> {
     };
     let paper = if dark { tone(rng, 10.0, 70.0) } else { tone(rng, 150.0, 255.0) };
     let ink = match (dark, rng.usize(0..4)) {
-        (false, 0) => [uniform(rng, 0.0, 90.0), uniform(rng, 40.0, 140.0), uniform(rng, 140.0, 255.0)],
+        (false, 0) => {
+            [uniform(rng, 0.0, 90.0), uniform(rng, 40.0, 140.0), uniform(rng, 140.0, 255.0)]
+        }
         (false, _) => tone(rng, 0.0, 90.0),
-        (true, 0) => [uniform(rng, 60.0, 160.0), uniform(rng, 140.0, 220.0), uniform(rng, 200.0, 255.0)],
+        (true, 0) => {
+            [uniform(rng, 60.0, 160.0), uniform(rng, 140.0, 220.0), uniform(rng, 200.0, 255.0)]
+        }
         (true, _) => tone(rng, 170.0, 255.0),
     };
     let strength = uniform(rng, 0.55, 1.0);
@@ -318,7 +322,14 @@ fn jpeg_round_trip(rgba: &[u8], side: usize, quality: u8) -> Option<Vec<u8>> {
     let rgb: Vec<u8> = rgba.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
     let mut bytes = Vec::new();
     let encoder = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, quality);
-    image::ImageEncoder::write_image(encoder, &rgb, side as u32, side as u32, image::ExtendedColorType::Rgb8).ok()?;
+    image::ImageEncoder::write_image(
+        encoder,
+        &rgb,
+        side as u32,
+        side as u32,
+        image::ExtendedColorType::Rgb8,
+    )
+    .ok()?;
     let decoded = image::load_from_memory_with_format(&bytes, image::ImageFormat::Jpeg).ok()?;
     Some(decoded.to_rgba8().into_raw())
 }
@@ -331,7 +342,8 @@ fn load(paths: &[&str]) -> Result<Vec<(String, FontVec, f32)>, String> {
     let mut out = Vec::new();
     for p in paths {
         let path = format!("/usr/share/fonts/{p}");
-        let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e} (install its package)"))?;
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("{path}: {e} (install its package)"))?;
         let font = FontVec::try_from_vec(bytes).map_err(|e| format!("{path}: {e}"))?;
         let eight = digit_height(&font).ok_or_else(|| format!("{path}: no 8"))?;
         out.push((p.to_string(), font, eight));
@@ -374,11 +386,18 @@ fn initial(rng: &mut fastrand::Rng) -> Net {
 }
 
 /// One pass of stochastic gradient descent with momentum over `data` in a shuffled order.
-fn epoch(net: &mut Net, velocity: &mut [Layer], data: &[(usize, Vec<f32>)], order: &[usize], rate: f32) -> f32 {
+fn epoch(
+    net: &mut Net,
+    velocity: &mut [Layer],
+    data: &[(usize, Vec<f32>)],
+    order: &[usize],
+    rate: f32,
+) -> f32 {
     const BATCH: usize = 32;
     const MOMENTUM: f32 = 0.9;
     const DECAY: f32 = 1e-5;
-    let mut grads: Vec<Layer> = net.layers.iter().map(|l| Layer::zeros(l.inputs, l.outputs)).collect();
+    let mut grads: Vec<Layer> =
+        net.layers.iter().map(|l| Layer::zeros(l.inputs, l.outputs)).collect();
     let mut loss = 0.0;
     for batch in order.chunks(BATCH) {
         grads.iter_mut().for_each(|g| {
@@ -391,7 +410,8 @@ fn epoch(net: &mut Net, velocity: &mut [Layer], data: &[(usize, Vec<f32>)], orde
         }
         let scale = rate / batch.len() as f32;
         for ((layer, g), v) in net.layers.iter_mut().zip(&grads).zip(velocity.iter_mut()) {
-            for ((w, gw), vw) in layer.weights.iter_mut().zip(&g.weights).zip(v.weights.iter_mut()) {
+            for ((w, gw), vw) in layer.weights.iter_mut().zip(&g.weights).zip(v.weights.iter_mut())
+            {
                 *vw = MOMENTUM * *vw - scale * gw - rate * DECAY * *w;
                 *w += *vw;
             }
@@ -480,11 +500,13 @@ fn main() -> ExitCode {
     let data = draw(&mut rng, &train_fonts, SAMPLES);
     eprintln!("train_digits: {} samples drawn in {:.0?}", data.len(), started.elapsed());
     let mut net = initial(&mut rng);
-    let mut velocity: Vec<Layer> = net.layers.iter().map(|l| Layer::zeros(l.inputs, l.outputs)).collect();
+    let mut velocity: Vec<Layer> =
+        net.layers.iter().map(|l| Layer::zeros(l.inputs, l.outputs)).collect();
     let mut order: Vec<usize> = (0..data.len()).collect();
     for e in 0..EPOCHS {
         rng.shuffle(&mut order);
-        let rate = 0.05 * (1.0 + (std::f32::consts::PI * e as f32 / EPOCHS as f32).cos()) / 2.0 + 0.002;
+        let rate =
+            0.05 * (1.0 + (std::f32::consts::PI * e as f32 / EPOCHS as f32).cos()) / 2.0 + 0.002;
         let loss = epoch(&mut net, &mut velocity, &data, &order, rate);
         eprintln!("train_digits: epoch {} loss {loss:.4} ({:.0?})", e + 1, started.elapsed());
     }
@@ -502,7 +524,12 @@ fn main() -> ExitCode {
     }
     eprintln!(
         "train_digits: held out: {} of {} right, {} wrong at p >= {}, worst wrong p {:.3}; {:.0?} in all",
-        total.0, total.1, total.2, digits::NET_BAR, total.3, started.elapsed()
+        total.0,
+        total.1,
+        total.2,
+        digits::NET_BAR,
+        total.3,
+        started.elapsed()
     );
     if check {
         return ExitCode::SUCCESS;

@@ -41,9 +41,6 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
     let mut out = Vec::with_capacity(board.side * board.side);
     let mut scores = Vec::with_capacity(board.side * board.side);
     let mut net_sure = Vec::with_capacity(board.side * board.side);
-    if std::env::var_os("SUDOBOT_DUMP").is_some() {
-        eprintln!("CELLBOARD {}", board.side);
-    }
     for &(y0, y1) in &board.rows {
         for &(x0, x1) in &board.cols {
             let (read, score, sure) = read_cell(image, (x0, y0, x1, y1), board.side);
@@ -153,6 +150,9 @@ impl Blob {
     }
 }
 
+/// A cell's distances from its background, its width and height, and its top left corner.
+type Distances = (Vec<u8>, usize, usize, (usize, usize));
+
 /// What a cell holds, before its glyph is named.
 #[derive(Clone, Debug)]
 pub(crate) enum Content {
@@ -163,7 +163,7 @@ pub(crate) enum Content {
     /// Something that is neither.
     Unclear,
     /// One large glyph: its features, and whether its ink is coloured (an entry).
-    Glyph(digits::Features, bool),
+    Glyph(Box<digits::Features>, bool),
 }
 
 /// One cell of a board of `side` values: what it holds (see [`Read`]).
@@ -190,10 +190,7 @@ pub(super) fn read_cell(
 /// A cell's pixels as distances from its background colour (the median of its rim), inside
 /// its lines and clear of their anti-aliased edges: the distances, width and height, and the
 /// inner box's corner. `None` when the cell is too small.
-fn distances(
-    image: Rgba<'_>,
-    (x0, y0, x1, y1): (usize, usize, usize, usize),
-) -> Option<(Vec<u8>, usize, usize, (usize, usize))> {
+fn distances(image: Rgba<'_>, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> Option<Distances> {
     let inset = 1 + (x1 - x0 + 1) / 20;
     let (x0, y0, x1, y1) =
         (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
@@ -249,8 +246,7 @@ pub(crate) fn cell_content(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1:
     // small values, a third of the cell); a piece between the two elsewhere is neither.
     let centred = |b: &Blob| {
         let (cx, cy) = ((b.x0 + b.x1 + 1) as f32 / 2.0, (b.y0 + b.y1 + 1) as f32 / 2.0);
-        (cx - w as f32 / 2.0).abs() <= CENTRED * w as f32
-            && (cy - hf / 2.0).abs() <= CENTRED * hf
+        (cx - w as f32 / 2.0).abs() <= CENTRED * w as f32 && (cy - hf / 2.0).abs() <= CENTRED * hf
     };
     let value = |b: &Blob| {
         let r = b.height() as f32 / hf;
@@ -385,7 +381,7 @@ fn glyph(
     let Some(features) = digits::features(cw, ch, &ink) else { return Content::Unclear };
     let mean: Vec<u8> = colour.iter().map(|&s| (s / coloured.max(1)) as u8).collect();
     let chroma = mean.iter().max().unwrap_or(&0) - mean.iter().min().unwrap_or(&0);
-    Content::Glyph(features, chroma >= ENTRY_CHROMA)
+    Content::Glyph(Box::new(features), chroma >= ENTRY_CHROMA)
 }
 
 /// The 8-connected pieces of a mask.

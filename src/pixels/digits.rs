@@ -379,11 +379,6 @@ pub fn name(features: &Features, score: &Scores, side: usize) -> Option<(u8, f32
     };
     let reading = super::classifier::read(net, features, side);
     let net_confidence = certainty(reading.probability);
-    if std::env::var_os("SUDOBOT_DUMP").is_some() {
-        // TEMPORARY calibration dump
-        let (td, tc) = template.map_or((0, 0.0), |g| (g.digit, g.confidence));
-        eprintln!("CELLDUMP {} {} {} {} {}", reading.value, reading.probability, reading.runner_up, td, tc);
-    }
     let sure = reading.probability >= NET_OVERRULE;
     match (reading.value, template) {
         (0, Some(g)) => Some((g.digit, 0.0, false)),
@@ -397,7 +392,7 @@ pub fn name(features: &Features, score: &Scores, side: usize) -> Option<(u8, f32
 /// A probability of the network as a confidence: [`super::CERTAIN`] exactly at [`NET_BAR`].
 fn certainty(probability: f32) -> f32 {
     let c = super::CERTAIN;
-    let bar: f32 = std::env::var("SUDOBOT_NET_BAR").ok().and_then(|v| v.parse().ok()).unwrap_or(NET_BAR);
+    let bar = NET_BAR;
     if probability >= bar {
         c + (1.0 - c) * (probability - bar) / (1.0 - bar).max(1e-6)
     } else {
@@ -417,7 +412,7 @@ pub fn cell_features(
         return None;
     }
     match super::cells::cell_content(image, x0, y0, x1, y1) {
-        super::cells::Content::Glyph(features, _) => Some(features),
+        super::cells::Content::Glyph(features, _) => Some(*features),
         _ => None,
     }
 }

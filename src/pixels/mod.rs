@@ -17,6 +17,7 @@ mod tests;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::grid::symbol::Style;
 use crate::grid::{Cell, Geometry, Grid};
 
 pub use board::Board;
@@ -411,7 +412,9 @@ impl fmt::Display for BoardRead {
                 let symbol = match (cell.kind, cell.value) {
                     (CellKind::Empty, _) => '.',
                     (CellKind::Pencil, _) => ',',
-                    (_, Some(v)) => char::from(b'0' + v),
+                    (_, Some(v)) => {
+                        crate::grid::symbol::to_char(v, b.side, Style::Line).unwrap_or('?')
+                    }
                     (_, None) => '?',
                 };
                 let mark = if !cell.is_certain() {
