@@ -233,3 +233,24 @@ fn annotate_writes_a_refused_read_too() {
     let (cx, cy) = (out.width / 2, out.height / 2);
     assert_eq!(rgb(&out, cx, cy), rgb(&original, cx, cy));
 }
+
+/// The 16x16 board of `letters-16x16.png`, values 10 to 16 drawn as A to G (drawn by
+/// `pixels::tests::fixtures`), solved: its rows are the pattern the drawing takes its givens
+/// from.
+#[test]
+fn solves_a_16x16_board_with_letters() {
+    let solution: String = (0..256)
+        .map(|i| {
+            let (r, c) = (i / 16, i % 16);
+            let v = ((r % 4) * 4 + r / 4 + c) % 16 + 1;
+            char::from_digit(v as u32, 17)
+                .map_or('?', |d| if v < 10 { d } else { char::from(b'A' + v as u8 - 10) })
+        })
+        .collect();
+    sudobot()
+        .args(["solve", "-o", "line", "--image"])
+        .arg(fixture("letters-16x16.png"))
+        .assert()
+        .code(0)
+        .stdout(format!("{solution}\n"));
+}

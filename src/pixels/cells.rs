@@ -13,6 +13,10 @@ const EMPTY_CONTRAST: u8 = 40;
 const BIG: f32 = 0.38;
 const SMALL: f32 = 0.3;
 
+/// A glyph between [`SMALL`] and [`BIG`] whose centre is this close to the cell's (a share of
+/// the cell's side) is a value drawn small.
+const CENTRED: f32 = 0.1;
+
 /// Ink colour with a channel spread at least this large is an entry's colour.
 const ENTRY_CHROMA: u8 = 70;
 
@@ -36,16 +40,18 @@ const PROBABLE: f32 = 0.25;
 pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
     let mut out = Vec::with_capacity(board.side * board.side);
     let mut scores = Vec::with_capacity(board.side * board.side);
+    let mut net_sure = Vec::with_capacity(board.side * board.side);
     for &(y0, y1) in &board.rows {
         for &(x0, x1) in &board.cols {
-            let (read, score) = read_cell(image, x0, y0, x1, y1);
+            let (read, score, sure) = read_cell(image, (x0, y0, x1, y1), board.side);
             out.push(read);
             scores.push(score);
+            net_sure.push(sure);
         }
     }
     // Sure reads teach the board's font; newly sure cells teach it more, a few rounds.
     for _ in 0..4 {
-        let revised = own_font(&out, &scores);
+        let revised = own_font(&out, &scores, &net_sure);
         if revised == out {
             break;
         }
@@ -55,7 +61,11 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
 }
 
 /// One round of the board's own font (see [`read_cells`]).
-fn own_font(out: &[CellRead], scores: &[Option<digits::Scores>]) -> Vec<CellRead> {
+fn own_font(
+    out: &[CellRead],
+    scores: &[Option<digits::Scores>],
+    net_sure: &[bool],
+) -> Vec<CellRead> {
     let sure: Vec<(usize, CellKind, u8)> = out
         .iter()
         .enumerate()
@@ -97,7 +107,9 @@ fn own_font(out: &[CellRead], scores: &[Option<digits::Scores>]) -> Vec<CellRead
                 ruled_out[usize::from(digit)] = true;
             }
         }
-        if looks_like_other || unlike_own {
+        // The network's sure reads stand against the board's font (a photo's noise and light
+        // make glyphs differ more than the templates allow).
+        if (looks_like_other || unlike_own) && !net_sure[i] {
             revised[i].confidence = 0.0;
         } else if !cell.is_certain()
             && cell.kind != CellKind::Unclear
@@ -110,12 +122,16 @@ fn own_font(out: &[CellRead], scores: &[Option<digits::Scores>]) -> Vec<CellRead
     revised
 }
 
-fn unclear() -> (CellRead, Option<digits::Scores>) {
-    (CellRead { kind: CellKind::Unclear, value: None, confidence: 0.0 }, None)
+/// A cell as read: the read, the glyph's scores against the templates, and whether the
+/// network is sure of the value read.
+type Read = (CellRead, Option<digits::Scores>, bool);
+
+fn unclear() -> Read {
+    (CellRead { kind: CellKind::Unclear, value: None, confidence: 0.0 }, None, false)
 }
 
-fn plain(kind: CellKind) -> (CellRead, Option<digits::Scores>) {
-    (CellRead { kind, value: None, confidence: 1.0 }, None)
+fn plain(kind: CellKind) -> Read {
+    (CellRead { kind, value: None, confidence: 1.0 }, None, false)
 }
 
 /// A connected piece of ink: its box and size.
@@ -134,23 +150,54 @@ impl Blob {
     }
 }
 
-/// One cell: what it holds and, for a glyph, its scores against the templates.
+/// A cell's distances from its background, its width and height, and its top left corner.
+type Distances = (Vec<u8>, usize, usize, (usize, usize));
+
+/// What a cell holds, before its glyph is named.
+#[derive(Clone, Debug)]
+pub(crate) enum Content {
+    /// Nothing drawn.
+    Empty,
+    /// Only small marks.
+    Pencil,
+    /// Something that is neither.
+    Unclear,
+    /// One large glyph: its features, and whether its ink is coloured (an entry).
+    Glyph(Box<digits::Features>, bool),
+}
+
+/// One cell of a board of `side` values: what it holds (see [`Read`]).
 pub(super) fn read_cell(
     image: Rgba<'_>,
-    x0: usize,
-    y0: usize,
-    x1: usize,
-    y1: usize,
-) -> (CellRead, Option<digits::Scores>) {
-    // Inside the lines, clear of their anti-aliased edges.
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    side: usize,
+) -> Read {
+    match cell_content(image, x0, y0, x1, y1) {
+        Content::Empty => plain(CellKind::Empty),
+        Content::Pencil => plain(CellKind::Pencil),
+        Content::Unclear => unclear(),
+        Content::Glyph(features, coloured) => {
+            let kind = if coloured { CellKind::Entry } else { CellKind::Given };
+            let score = digits::builtin().score(&features);
+            let Some((value, confidence, sure)) = digits::name(&features, &score, side) else {
+                return unclear();
+            };
+            (CellRead { kind, value: Some(value), confidence }, Some(score), sure)
+        }
+    }
+}
+
+/// A cell's pixels as distances from its background colour (the median of its rim), inside
+/// its lines and clear of their anti-aliased edges: the distances, width and height, and the
+/// inner box's corner. `None` when the cell is too small.
+fn distances(image: Rgba<'_>, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> Option<Distances> {
     let inset = 1 + (x1 - x0 + 1) / 20;
     let (x0, y0, x1, y1) =
         (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
     if x1 < x0 + 6 || y1 < y0 + 6 {
-        return unclear();
+        return None;
     }
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
-    // The cell's background: the median colour of its rim.
     let mut rim: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     for y in y0..=y1 {
         for x in x0..=x1 {
@@ -175,54 +222,87 @@ pub(super) fn read_cell(
                 c.iter().zip(bg.iter()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
         }
     }
+    Some((dist, w, h, (x0, y0)))
+}
+
+/// What the cell between the lines at `x0..=x1`, `y0..=y1` holds.
+pub(crate) fn cell_content(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> Content {
+    let Some((dist, w, h, origin)) = distances(image, (x0, y0, x1, y1)) else {
+        return Content::Unclear;
+    };
     let contrast = dist.iter().copied().max().unwrap_or(0);
     if contrast < EMPTY_CONTRAST {
-        return plain(CellKind::Empty);
+        return Content::Empty;
     }
     let cut = (contrast / 2).max(EMPTY_CONTRAST / 2 + 12);
     let mask: Vec<bool> = dist.iter().map(|&d| d >= cut).collect();
-    let blobs = blobs(&mask, w);
     let speck = (w * h / 2000).max(1);
-    let blobs: Vec<Blob> = blobs.into_iter().filter(|b| b.pixels > speck).collect();
+    let blobs: Vec<Blob> = blobs(&mask, w).into_iter().filter(|b| b.pixels > speck).collect();
     if blobs.is_empty() {
-        return plain(CellKind::Empty);
+        return Content::Empty;
     }
     let hf = h as f32;
-    let big: Vec<&Blob> = blobs.iter().filter(|b| b.height() as f32 >= BIG * hf).collect();
+    // A value is at least BIG, or past SMALL and in the middle of the cell (apps that draw
+    // small values, a third of the cell); a piece between the two elsewhere is neither.
+    let centred = |b: &Blob| {
+        let (cx, cy) = ((b.x0 + b.x1 + 1) as f32 / 2.0, (b.y0 + b.y1 + 1) as f32 / 2.0);
+        (cx - w as f32 / 2.0).abs() <= CENTRED * w as f32 && (cy - hf / 2.0).abs() <= CENTRED * hf
+    };
+    let value = |b: &Blob| {
+        let r = b.height() as f32 / hf;
+        r >= BIG || (r > SMALL && centred(b))
+    };
+    let big: Vec<&Blob> = blobs.iter().filter(|b| value(b)).collect();
     let medium = blobs.iter().any(|b| {
         let r = b.height() as f32 / hf;
-        r > SMALL && r < BIG
+        r > SMALL && !value(b)
     });
     if medium {
-        return unclear();
+        return Content::Unclear;
     }
     if big.is_empty() {
-        // Only small marks: pencil marks, unless they stack up like a broken glyph: pieces in
-        // the middle of the cell, together taller than a pencil mark, however many (the
-        // hairlines of FreeMono after JPEG break an 8 into five). Pencil marks stacked in the
-        // middle column look the same, and are refused with it.
-        let ux0 = blobs.iter().map(|b| b.x0).min().unwrap_or(0);
-        let ux1 = blobs.iter().map(|b| b.x1).max().unwrap_or(0);
-        let uy0 = blobs.iter().map(|b| b.y0).min().unwrap_or(0);
-        let uy1 = blobs.iter().map(|b| b.y1).max().unwrap_or(0);
-        let central = ux0 as f32 >= 0.2 * w as f32 && (ux1 + 1) as f32 <= 0.8 * w as f32;
-        // Faint ink over and under the pieces counts too: hairlines fainter than the cut (an
-        // 8 of FreeMono in a 20 px cell) leave strong pieces as short as a pencil mark.
-        let faint = (contrast / 4).max(EMPTY_CONTRAST);
-        let inked = |y: usize| (ux0..=ux1).any(|x| dist[y * w + x] >= faint);
-        let (mut fy0, mut fy1) = (uy0, uy1);
-        while fy0 > 0 && inked(fy0 - 1) {
-            fy0 -= 1;
-        }
-        while fy1 + 1 < h && inked(fy1 + 1) {
-            fy1 += 1;
-        }
-        let tall = (fy1 - fy0 + 1) as f32 > SMALL * hf;
-        if tall && central {
-            return unclear();
-        }
-        return plain(CellKind::Pencil);
+        return small_marks(&blobs, &dist, w, h, contrast);
     }
+    let Some((gx0, gy0, gx1, gy1)) = glyph_box(&blobs, &big, w, h) else {
+        return Content::Unclear;
+    };
+    glyph(image, &dist, &mask, w, h, origin, (gx0, gy0, gx1, gy1))
+}
+
+/// A cell with only small marks: pencil marks, unless they stack up like a broken glyph:
+/// pieces in the middle of the cell, together taller than a pencil mark, however many (the
+/// hairlines of FreeMono after JPEG break an 8 into five). Pencil marks stacked in the middle
+/// column look the same, and are refused with it.
+fn small_marks(blobs: &[Blob], dist: &[u8], w: usize, h: usize, contrast: u8) -> Content {
+    let ux0 = blobs.iter().map(|b| b.x0).min().unwrap_or(0);
+    let ux1 = blobs.iter().map(|b| b.x1).max().unwrap_or(0);
+    let uy0 = blobs.iter().map(|b| b.y0).min().unwrap_or(0);
+    let uy1 = blobs.iter().map(|b| b.y1).max().unwrap_or(0);
+    let central = ux0 as f32 >= 0.2 * w as f32 && (ux1 + 1) as f32 <= 0.8 * w as f32;
+    // Faint ink over and under the pieces counts too: hairlines fainter than the cut (an 8 of
+    // FreeMono in a 20 px cell) leave strong pieces as short as a pencil mark.
+    let faint = (contrast / 4).max(EMPTY_CONTRAST);
+    let inked = |y: usize| (ux0..=ux1).any(|x| dist[y * w + x] >= faint);
+    let (mut fy0, mut fy1) = (uy0, uy1);
+    while fy0 > 0 && inked(fy0 - 1) {
+        fy0 -= 1;
+    }
+    while fy1 + 1 < h && inked(fy1 + 1) {
+        fy1 += 1;
+    }
+    let tall = (fy1 - fy0 + 1) as f32 > SMALL * h as f32;
+    if tall && central { Content::Unclear } else { Content::Pencil }
+}
+
+/// The box of the glyph made of the `big` pieces and the strokes broken off them; `None` when
+/// a piece lies beside it or it is shaped like no glyph.
+fn glyph_box(
+    blobs: &[Blob],
+    big: &[&Blob],
+    w: usize,
+    h: usize,
+) -> Option<(usize, usize, usize, usize)> {
+    let hf = h as f32;
     let mut gx0 = big.iter().map(|b| b.x0).min().unwrap_or(0);
     let mut gx1 = big.iter().map(|b| b.x1).max().unwrap_or(0);
     let mut gy0 = big.iter().map(|b| b.y0).min().unwrap_or(0);
@@ -241,7 +321,7 @@ pub(super) fn read_cell(
         // A broken-off stroke of a digit is a bar (the flag of a 5, the foot of a 2); a dot
         // (the point of a '?' or '!', the dot of an 'i') belongs to no digit.
         if b.x1 - b.x0 + 1 < 2 * (b.y1 - b.y0 + 1) {
-            return unclear();
+            return None;
         }
         gx0 = gx0.min(b.x0);
         gx1 = gx1.max(b.x1);
@@ -253,9 +333,22 @@ pub(super) fn read_cell(
         blobs.iter().any(|b| b.x0 + 1 < gx0 || b.x1 > gx1 + 1 || b.y0 + 1 < gy0 || b.y1 > gy1 + 1);
     let (gw, gh) = (gx1 - gx0 + 1, gy1 - gy0 + 1);
     if stray || gh as f32 > 0.95 * hf || gw as f32 > 0.9 * w as f32 || gw * 8 < gh {
-        return unclear();
+        return None;
     }
-    // The glyph's ink, scaled by its own strong pixels so faint and bold strokes compare.
+    Some((gx0, gy0, gx1, gy1))
+}
+
+/// The glyph in its box: its ink, scaled by its own strong pixels so faint and bold strokes
+/// compare, described; and whether its strong ink is coloured.
+fn glyph(
+    image: Rgba<'_>,
+    dist: &[u8],
+    mask: &[bool],
+    w: usize,
+    h: usize,
+    (x0, y0): (usize, usize),
+    (gx0, gy0, gx1, gy1): (usize, usize, usize, usize),
+) -> Content {
     let mut strong: Vec<u8> = Vec::new();
     for y in gy0..=gy1 {
         for x in gx0..=gx1 {
@@ -265,7 +358,7 @@ pub(super) fn read_cell(
         }
     }
     strong.sort_unstable();
-    let full = f32::from(strong[strong.len() * 9 / 10].max(1));
+    let full = f32::from(strong.get(strong.len() * 9 / 10).copied().unwrap_or(1).max(1));
     let (cx0, cy0) = (gx0.saturating_sub(1), gy0.saturating_sub(1));
     let (cx1, cy1) = ((gx1 + 1).min(w - 1), (gy1 + 1).min(h - 1));
     let (cw, ch) = (cx1 - cx0 + 1, cy1 - cy0 + 1);
@@ -285,13 +378,10 @@ pub(super) fn read_cell(
             }
         }
     }
-    let Some(features) = digits::features(cw, ch, &ink) else { return unclear() };
-    let score = digits::builtin().score(&features);
-    let Some(guess) = score.guess(&[false; 10]) else { return unclear() };
+    let Some(features) = digits::features(cw, ch, &ink) else { return Content::Unclear };
     let mean: Vec<u8> = colour.iter().map(|&s| (s / coloured.max(1)) as u8).collect();
     let chroma = mean.iter().max().unwrap_or(&0) - mean.iter().min().unwrap_or(&0);
-    let kind = if chroma >= ENTRY_CHROMA { CellKind::Entry } else { CellKind::Given };
-    (CellRead { kind, value: Some(guess.digit), confidence: guess.confidence }, Some(score))
+    Content::Glyph(Box::new(features), chroma >= ENTRY_CHROMA)
 }
 
 /// The 8-connected pieces of a mask.

@@ -355,3 +355,64 @@ pub fn template_count() -> usize {
 pub fn classify(glyph: &Features) -> Option<Guess> {
     builtin().classify(glyph)
 }
+
+/// The network's probability at which its reading counts as certain on its own (when the
+/// templates' best digit is another, the read is uncertain whatever the probability).
+/// Calibrated on the development set of real pictures (see `examples/train_digits.rs`).
+pub const NET_BAR: f32 = 0.97;
+
+/// The network's probability at which its reading stands against the board's own font (a
+/// glyph unlike the board's other examples of its digit, or like those of another digit: the
+/// same digit differs more than that in a photo).
+pub const NET_OVERRULE: f32 = 0.995;
+
+/// The value a glyph shows on a board of `side` values, and the confidence of the read: the
+/// network ([`super::classifier`]) and the templates together. Where they name the same
+/// digit, the more confident of the two counts; where they differ, the read is uncertain
+/// unless the network is past [`NET_BAR`] and the templates are not sure of theirs. A letter
+/// (A to G, values 10 to 16) is only read by the network. Also whether the network's
+/// probability is past [`NET_OVERRULE`]. `None` when neither names a value.
+pub fn name(features: &Features, score: &Scores, side: usize) -> Option<(u8, f32, bool)> {
+    let template = score.guess(&[false; 10]);
+    let Some(net) = super::classifier::builtin() else {
+        return template.map(|g| (g.digit, g.confidence, false));
+    };
+    let reading = super::classifier::read(net, features, side);
+    let net_confidence = certainty(reading.probability);
+    let sure = reading.probability >= NET_OVERRULE;
+    match (reading.value, template) {
+        (0, Some(g)) => Some((g.digit, 0.0, false)),
+        (0, None) => None,
+        (v, Some(g)) if g.digit == v => Some((v, net_confidence.max(g.confidence), sure)),
+        (v, Some(g)) if g.confidence >= super::CERTAIN => Some((v, 0.0, false)),
+        (v, _) => Some((v, net_confidence, sure)),
+    }
+}
+
+/// A probability of the network as a confidence: [`super::CERTAIN`] exactly at [`NET_BAR`].
+fn certainty(probability: f32) -> f32 {
+    let c = super::CERTAIN;
+    let bar = NET_BAR;
+    if probability >= bar {
+        c + (1.0 - c) * (probability - bar) / (1.0 - bar).max(1e-6)
+    } else {
+        c * probability / bar
+    }
+    .clamp(0.0, 1.0)
+}
+
+/// The features of the glyph in the cell between the lines at `x0..=x1`, `y0..=y1`, made as
+/// the board reader makes them; `None` when the cell holds no single large glyph. For the
+/// trainer of [`super::classifier`], which passes its rendered cells through it.
+pub fn cell_features(
+    image: super::Rgba<'_>,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+) -> Option<Features> {
+    if x0 >= x1 || y0 >= y1 || x1 >= image.width() || y1 >= image.height() {
+        return None;
+    }
+    match super::cells::cell_content(image, x0, y0, x1, y1) {
+        super::cells::Content::Glyph(features, _) => Some(*features),
+        _ => None,
+    }
+}

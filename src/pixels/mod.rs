@@ -8,6 +8,7 @@
 mod annotate;
 pub mod board;
 pub(crate) mod cells;
+pub mod classifier;
 pub mod digits;
 mod puzzle;
 mod rectify;
@@ -19,6 +20,7 @@ mod tests;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::grid::symbol::Style;
 use crate::grid::{Cell, Geometry, Grid};
 
 pub use annotate::{annotate, encode_png, save_annotated};
@@ -82,13 +84,13 @@ pub enum PixelError {
         second: board::Area,
     },
     /// A board was found, but of a side the reader does not read.
-    #[error("a {side}x{side} board was found; only 4x4, 6x6 and 9x9 boards are read")]
+    #[error("a {side}x{side} board was found; only 4x4, 6x6, 9x9, 12x12 and 16x16 boards are read")]
     UnsupportedSide {
         /// The side found.
         side: usize,
     },
     /// A 6x6 board drawn without thicker box lines: its boxes may be 3x2 or 2x3.
-    #[error("a 6x6 board was found, but no thicker lines show whether its boxes are 3x2 or 2x3")]
+    #[error("a 6x6 or 12x12 board was found, but no thicker lines show the shape of its boxes")]
     BoxesUnseen,
     /// The digit templates are missing from this build.
     #[error(
@@ -429,7 +431,9 @@ impl fmt::Display for BoardRead {
                 let symbol = match (cell.kind, cell.value) {
                     (CellKind::Empty, _) => '.',
                     (CellKind::Pencil, _) => ',',
-                    (_, Some(v)) => char::from(b'0' + v),
+                    (_, Some(v)) => {
+                        crate::grid::symbol::to_char(v, b.side, Style::Line).unwrap_or('?')
+                    }
                     (_, None) => '?',
                 };
                 let mark = if !cell.is_certain() {
@@ -487,10 +491,10 @@ fn find_board(image: Rgba<'_>) -> Result<Board, PixelError> {
 
 /// Reads the cells of a board found in `image`.
 fn read_board(image: Rgba<'_>, board: Board) -> Result<BoardRead, PixelError> {
-    if !matches!(board.side, 4 | 6 | 9) {
+    if !matches!(board.side, 4 | 6 | 9 | 12 | 16) {
         return Err(PixelError::UnsupportedSide { side: board.side });
     }
-    if board.side == 6 && !board.boxes_seen {
+    if matches!(board.side, 6 | 12) && !board.boxes_seen {
         return Err(PixelError::BoxesUnseen);
     }
     let cells = cells::read_cells(image, &board);

@@ -221,7 +221,9 @@ pub(super) fn draw(
         // Sub-pixel placement varies from cell to cell, as in a browser's layout.
         let cx = (xs[c] + vw[c]) as f32 + cell / 2.0 + ((i * 37) % 10) as f32 / 10.0 - 0.5;
         let cy = (ys[r] + hw[r]) as f32 + cell / 2.0 + ((i * 53) % 10) as f32 / 10.0 - 0.5;
-        let digit = |v: u8| char::from(b'0' + v);
+        let digit = |v: u8| {
+            crate::grid::symbol::to_char(v, p.side, crate::grid::symbol::Style::Line).unwrap_or('?')
+        };
         match d {
             Drawn::Empty => {}
             Drawn::Given(v) => canvas.glyph(font, digit(*v), cell * s.scale, cx, cy, s.given),
@@ -233,7 +235,11 @@ pub(super) fn draw(
                 canvas.rect(x, y, w, h, [120, 120, 120]);
             }
             Drawn::Pencil(marks) => {
-                let per_row = if p.side <= 4 { 2 } else { 3 };
+                let per_row = match p.side {
+                    0..=4 => 2,
+                    5..=9 => 3,
+                    _ => 4,
+                };
                 for &m in marks {
                     let k = usize::from(m - 1);
                     let (mr, mc) = ((k / per_row) as f32, (k % per_row) as f32);
@@ -685,7 +691,12 @@ fn fixtures() -> Vec<Fixture> {
     let needed = Puzzle { side: 9, bw: 3, bh: 3, cells };
     let mut needed_shot = Canvas::new(300, 300, [255, 255, 255]);
     draw(&mut needed_shot, 8, 8, &needed, &style, &font);
+    // A 16x16 board with letters (values 10 to 16 drawn as A to G).
+    let letters = super::classifier::tests::letters_puzzle();
+    let mut letters_shot = Canvas::new(560, 560, [255, 255, 255]);
+    draw(&mut letters_shot, 12, 9, &letters, &Style { cell: 30, ..LIGHT }, &font);
     vec![
+        ("letters-16x16.png", letters_shot, Some((letters, 0))),
         ("screenshot-9x9.png", shot, Some((puzzle, 0))),
         ("number-pad.png", pad, None),
         ("smudge-spare.png", spare_shot, Some((spare, 1))),
@@ -702,7 +713,7 @@ fn write_fixtures() {
         match &puzzle {
             Some((p, unsure)) => {
                 let board = read(canvas.view()).expect("the fixture reads");
-                let want = (81 - unsure, 0, *unsure);
+                let want = (p.cells.len() - unsure, 0, *unsure);
                 assert_eq!(score(&board, p), want, "{name} must read so\n{board}");
             }
             None => assert!(read(canvas.view()).is_err(), "{name} must be refused"),
@@ -722,7 +733,8 @@ fn committed_fixtures_read_as_drawn() {
         match puzzle {
             Some((p, unsure)) => {
                 let board = read(image.view().expect("size")).expect("reads");
-                assert_eq!(score(&board, &p), (81 - unsure, 0, unsure), "{name}\n{board}");
+                let want = (p.cells.len() - unsure, 0, unsure);
+                assert_eq!(score(&board, &p), want, "{name}\n{board}");
             }
             None => assert!(read(image.view().expect("size")).is_err(), "{name}"),
         }
@@ -745,7 +757,7 @@ fn glyph_similarities() {
         let mut glyphs = Vec::new();
         for (r, &(y0, y1)) in board.rows.iter().enumerate() {
             for (c, &(x0, x1)) in board.cols.iter().enumerate() {
-                let (_, s) = cells::read_cell(case.canvas.view(), x0, y0, x1, y1);
+                let (_, s, _) = cells::read_cell(case.canvas.view(), (x0, y0, x1, y1), board.side);
                 if let (Some(s), (Some(v), e)) =
                     (s, expected(&case.puzzle.cells[r * board.side + c]))
                 {
