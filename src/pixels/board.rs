@@ -1,6 +1,8 @@
 //! Finding the board: long straight runs of ink (grid lines), a square whose sides are such
 //! lines, and inside it N - 1 evenly spaced lines each way. The side N is the largest of 16,
-//! 9, 6 and 4 whose lines are all there; the boxes come from which lines are thicker.
+//! 12, 9, 8, 6 and 4 whose lines are all there; the boxes come from which lines are thicker.
+//! The lines are ink against a background colour ([`find`]) or, failing that, where the
+//! colour changes ([`find_by_edges`]: tiles, dark and coloured themes).
 
 use super::{PixelError, Rgba};
 

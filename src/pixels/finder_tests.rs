@@ -1,8 +1,9 @@
-//! The finder's tests on boards drawn here the ways games and apps draw them, none of which
-//! the finder of lines against one background colour found (checked against that finder):
-//! tiles with gaps between them on a page, a dark theme of tiles in several greys whose
-//! box lines vanish across a highlighted column (GNOME Sudoku's look), and small boards of
-//! 24-pixel cells, 9x9, 6x6 and 4x4, in a window on a full 1280x1024 screen.
+//! The finder's tests on boards drawn here the ways games and apps draw them: tiles with
+//! gaps between them on a page and a dark theme of tiles in several greys whose box lines
+//! vanish across a highlighted column (GNOME Sudoku's look), both refused by the finder of
+//! lines against one background colour (checked by running these tests against it); and,
+//! as a guard, small boards of 24-pixel cells, 9x9, 6x6 and 4x4, in a window on a full
+//! 1280x1024 screen (that finder reads these too).
 
 use ab_glyph::FontVec;
 

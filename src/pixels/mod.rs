@@ -2,7 +2,7 @@
 //! of a screen is out of scope). Pure: pixels in, a [`BoardRead`] with a confidence for every
 //! cell out. It finds the board by its grid lines ([`board`]), reads each cell (empty, pencil
 //! marks, or a value drawn as a given or an entry), and names the digits with templates built
-//! from fonts ([`digits`]). It refuses rather than guesses: [`BoardRead::grid`] fails, naming
+//! from fonts ([`digits`]) and a small network trained on fonts ([`classifier`]). It refuses rather than guesses: [`BoardRead::grid`] fails, naming
 //! the cells, when any cell is uncertain.
 
 mod annotate;

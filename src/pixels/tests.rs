@@ -1,6 +1,8 @@
 //! Tests of the pixel reader on boards drawn here, with `ab_glyph`, in fonts the digit
 //! templates were not built from (URW base35 and FreeFont; the templates come from DejaVu,
-//! Liberation and Noto: see `examples/pixel_templates.rs`).
+//! Liberation and Noto: see `examples/pixel_templates.rs`). The network of `classifier.rs` is
+//! trained on most URW families too; it holds out FreeFont and URW Gothic, and its own tests
+//! read those.
 
 use ab_glyph::{Font, FontVec, PxScale};
 
