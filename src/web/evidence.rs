@@ -16,8 +16,15 @@ use super::site::Site;
 
 /// Writes `error.txt`, `url.txt`, `screenshot.png`, `frame.html` (the current browsing context,
 /// where the board is) and `page.html` (the top document) into `dir`, creating it. Returns the
-/// files written; a file that could not be had is named in `missing.txt` instead.
-pub async fn collect(driver: &WebDriver, dir: &Path, error: &str) -> std::io::Result<Vec<PathBuf>> {
+/// files written; a file that could not be had is named in `missing.txt` instead. When the board
+/// was read from pixels (`pixels`), `read.png` also shows what the reader made of the screenshot
+/// (see [`crate::pixels::annotate`]).
+pub async fn collect(
+    driver: &WebDriver,
+    dir: &Path,
+    error: &str,
+    pixels: bool,
+) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     let mut missing = Vec::new();
@@ -33,7 +40,12 @@ pub async fn collect(driver: &WebDriver, dir: &Path, error: &str) -> std::io::Re
         Err(e) => missing.push(format!("url.txt: {}", short(&e))),
     }
     match driver.screenshot_as_png().await {
-        Ok(png) => put("screenshot.png", &png)?,
+        Ok(png) => {
+            put("screenshot.png", &png)?;
+            if pixels && let Some(read) = annotated(&png) {
+                put("read.png", &read)?;
+            }
+        }
         Err(e) => missing.push(format!("screenshot.png: {}", short(&e))),
     }
     match driver.source().await {
@@ -52,6 +64,14 @@ pub async fn collect(driver: &WebDriver, dir: &Path, error: &str) -> std::io::Re
         put("missing.txt", (missing.join("\n") + "\n").as_bytes())?;
     }
     Ok(written)
+}
+
+/// The reader's view of a page screenshot: the board it found outlined and each cell marked, or
+/// the picture framed in red when it found none. `None` when the screenshot cannot be decoded.
+fn annotated(png: &[u8]) -> Option<Vec<u8>> {
+    let image = crate::pixels::decode(png).ok()?;
+    let read = crate::pixels::read(image.view().ok()?).ok();
+    crate::pixels::encode_png(&crate::pixels::annotate(&image, read.as_ref())).ok()
 }
 
 /// One line of `sites check --url`: what was looked for, what was found, and whether that is

@@ -467,7 +467,8 @@ async fn play_one(
         let name = format!("sudobot-debug-{}-{}-{puzzle}-{attempt}", stamp(), std::process::id());
         let dir = base.join(name);
         let message = e.to_string();
-        let collect = evidence::collect(session.driver(), &dir, &message);
+        let pixels = matches!(e, PlayError::Pixels { .. });
+        let collect = evidence::collect(session.driver(), &dir, &message, pixels);
         kept = match session.guard(tokio::time::timeout(Duration::from_secs(10), collect)).await {
             Ok(Ok(Ok(_))) => Some(dir),
             Ok(Ok(Err(err))) => {

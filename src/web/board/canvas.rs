@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use thirtyfour::prelude::*;
 
 use crate::grid::{Cell, Grid};
-use crate::pixels::{self, BoardRead, CellKind, PixelError};
+use crate::pixels::{self, BoardRead, CellKind, PixelError, Puzzle, Uncertain};
 use crate::web::answer;
 use crate::web::error::{PlayError, is_session_lost, short};
 use crate::web::fill::Target;
@@ -230,7 +230,7 @@ async fn wait_board(
     }
 }
 
-/// The givens solved, with the uncertain-cell rule (the pixel policy, in this one function):
+/// The givens solved, with the uncertain-cell rule of [`Puzzle::from_read`] (the one pixel policy):
 /// a board with cells the read could not tell is played only when the board without them has
 /// exactly one solution. Returns the page board, the puzzle, the solution and the uncertain
 /// cells' indices (never typed into).
@@ -238,23 +238,19 @@ pub(crate) fn solve_read(
     shot: &Shot,
     selector: &str,
 ) -> Result<(PageBoard, Grid, Grid, Vec<usize>), PlayError> {
-    let board = shot.page_board();
-    let uncertain = shot.read.uncertain();
-    let refuse = |note: String| PlayError::Pixels {
+    let pixels = |source: PixelError| PlayError::Pixels {
         selector: selector.to_string(),
-        source: PixelError::Uncertain { cells: uncertain.clone() },
-        note,
-    };
-    let geometry = shot.read.geometry().map_err(|e| PlayError::Pixels {
-        selector: selector.to_string(),
-        source: e,
+        source,
         note: String::new(),
-    })?;
+    };
+    // The one pixel rule (`pixels::Puzzle`): uncertain cells are left out only when the board
+    // without them has exactly one solution; otherwise the read is refused.
+    let left_out =
+        Puzzle::from_read(&shot.read, Uncertain::LeaveOutIfUnique).map_err(pixels)?.left_out;
+    let board = shot.page_board();
+    let geometry = shot.read.geometry().map_err(pixels)?;
     let (puzzle, solution) = match answer::solve_board(geometry.clone(), &board) {
         Ok(solved) => solved,
-        Err(e) if !uncertain.is_empty() && e.is_board_problem() => {
-            return Err(refuse(", and without them the board has no unique solution".to_string()));
-        }
         // Every filled cell is fixed: a wrong one is the player's mistake, named, never typed
         // over.
         Err(PlayError::Invalid(_) | PlayError::Unsolvable) => {
@@ -269,14 +265,13 @@ pub(crate) fn solve_read(
         }
         Err(e) => return Err(e),
     };
-    if !uncertain.is_empty() {
+    if !left_out.is_empty() {
         tracing::info!(
             "{}: the board without them has one solution; they are not typed into",
-            PixelError::Uncertain { cells: uncertain.clone() }
+            PixelError::Uncertain { cells: left_out.clone() }
         );
     }
-    let side = board.side;
-    let unsure = uncertain.iter().map(|c| c.index(side)).collect();
+    let unsure = left_out.iter().map(|c| c.index(board.side)).collect();
     Ok((board, puzzle, solution, unsure))
 }
 
