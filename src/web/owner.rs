@@ -339,6 +339,8 @@ pub fn stop_all_now() {
             let _ = std::fs::remove_dir_all(&l.dir);
         }
     }
+    // Tabs sudobot opened in a browser the user runs (`--attach`) go too; nothing else of it.
+    super::attach::close_all_now();
 }
 
 /// The first-signal path: SIGKILL every live tree at once, without waiting (their sessions

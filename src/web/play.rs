@@ -349,6 +349,9 @@ pub enum PlayError {
         /// The cells that differ and what they show.
         detail: String,
     },
+    /// The site needs the player's login and the page shows its login wall; nothing was typed.
+    #[error(transparent)]
+    Login(#[from] super::login::LoginError),
     /// Another WebDriver failure.
     #[error("{step}: {}{}", selector_of(.selector), short(.source))]
     WebDriver {
@@ -445,6 +448,7 @@ impl PlayError {
             PlayError::Refuted { .. } => "page says wrong",
             PlayError::Logic(_) => "technique engine",
             PlayError::WebDriver { .. } => "webdriver error",
+            PlayError::Login(_) => "login required",
         }
     }
 
@@ -546,6 +550,7 @@ pub async fn play(
     }
     let t = Instant::now();
     navigate(driver, site, options).await?;
+    super::login::check(driver, site, options.element_timeout).await?;
     timed(&mut timings.navigate, t);
     let (owned, healed) = find_board(driver, site, options, timings).await?;
     let site = owned.as_ref().unwrap_or(site);
