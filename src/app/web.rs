@@ -235,7 +235,13 @@ impl WebRun {
             element_timeout: self.config.element_timeout(),
             page_load_timeout: Duration::from_millis(self.config.browser.page_load_timeout_ms),
             // A remote driver cannot be killed: small chunks bound what a cancelled run types.
-            chunk: if self.config.driver.mode == DriverMode::Remote { 9 } else { 0 },
+            // An attached browser outlives its driver and would go on with the keys already
+            // handed to it: smaller chunks still.
+            chunk: match (self.config.driver.mode, &self.config.browser.attach) {
+                (_, Some(_)) => 3,
+                (DriverMode::Remote, None) => 9,
+                (DriverMode::Local, None) => 0,
+            },
             hint: matches!(self.mode, Mode::Hint(_)).then_some(self.scale),
             thinking: match self.mode {
                 Mode::Thinking(step_delay) => Some(Thinking {

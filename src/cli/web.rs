@@ -131,7 +131,7 @@ pub struct WebArgs {
     /// (nothing else of the browser is touched): Chromium or Chrome started with
     /// `--remote-debugging-port=PORT`, or Firefox started with `-marionette` (port 2828). PORT,
     /// HOST:PORT or http://HOST:PORT; overrides `browser.attach`.
-    #[arg(long, value_name = "URL-OR-PORT", conflicts_with_all = ["remote", "parallel", "profile", "headed", "headless", "browser_binary"])]
+    #[arg(long, value_name = "URL-OR-PORT", conflicts_with_all = ["remote", "parallel", "profile", "browser_binary"])]
     pub attach: Option<String>,
     /// With --attach: play in a new tab (closed at the end) or the current one (left open).
     #[arg(long, value_enum, value_name = "TAB", requires = "attach")]

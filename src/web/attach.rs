@@ -280,24 +280,38 @@ pub fn open_tab(at: &Attach, bound: Duration) -> std::io::Result<String> {
     Ok(id)
 }
 
-/// Closes a tab sudobot opened in a Chromium (never another); true when it is gone.
+/// Closes a tab sudobot opened in a Chromium (never another) and waits (bounded) until
+/// `/json/list` no longer lists it (Chromium answers before the tab is gone); true when it is
+/// gone.
 pub fn close_tab(at: &Attach, id: &str, bound: Duration) -> bool {
     if let Ok(mut open) = OPEN.lock() {
         open.retain(|(a, i)| !(a == at && i == id));
     }
-    let closed = match http(at, "GET", &format!("/json/close/{id}"), bound) {
-        Ok((200, _)) => true,
-        Ok((status, body)) => {
-            tracing::debug!("/json/close/{id}: {status} {}", body.trim());
-            false
-        }
+    let start = Instant::now();
+    match http(at, "GET", &format!("/json/close/{id}"), bound) {
+        Ok((200, _)) => {}
+        Ok((status, body)) => tracing::debug!("/json/close/{id}: {status} {}", body.trim()),
         Err(e) => {
             tracing::warn!("cannot close sudobot's tab {id} at {}: {e}", at.address());
-            false
+            return false;
         }
-    };
-    tracing::debug!(id, closed, "closed sudobot's tab");
-    closed
+    }
+    loop {
+        let listed = tabs(at, bound).map(|t| t.iter().any(|t| t.id == id));
+        match listed {
+            Ok(false) => {
+                tracing::debug!(id, elapsed = ?start.elapsed(), "closed sudobot's tab");
+                return true;
+            }
+            Ok(true) if start.elapsed() < bound => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                tracing::warn!("sudobot's tab {id} at {} did not close", at.address());
+                return false;
+            }
+        }
+    }
 }
 
 /// The Chromium tabs sudobot opened and has not closed yet (for the second-signal path).

@@ -352,6 +352,9 @@ pub fn kill_all_now() {
             sys::kill_group(l.pgid);
         }
     }
+    // A browser the user runs (`--attach`) outlives the driver: sudobot's tab goes at once,
+    // with the keys already handed to it.
+    super::attach::close_all_now();
 }
 
 /// Whether any tree is live (tests of the library).

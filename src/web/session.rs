@@ -144,6 +144,11 @@ struct AttachedTab {
     opened: bool,
     /// The driver binary, to attach again to close the tab (Firefox, after the driver died).
     driver_binary: String,
+    /// Firefox: where the tab is among the browser's tabs, and how many there were, once it
+    /// was opened. Marionette's window handles are new in every session, so a fresh driver
+    /// finds the tab by its place, and only while the count is unchanged (else it is left
+    /// open rather than risk another tab).
+    place: Option<(usize, usize)>,
 }
 
 /// How long closing sudobot's tab in an attached browser may take.
@@ -335,8 +340,14 @@ impl Session {
             Some(b) if browser == config.browser() => b.clone(),
             _ => browser.default_driver(),
         };
-        self.attached =
-            Some(AttachedTab { browser, at: at.clone(), handle, opened, driver_binary: binary });
+        self.attached = Some(AttachedTab {
+            browser,
+            at: at.clone(),
+            handle,
+            opened,
+            driver_binary: binary,
+            place: None,
+        });
         Ok(browser)
     }
 
@@ -368,6 +379,8 @@ impl Session {
             Browser::Firefox => {
                 let handle = driver.new_tab().await.map_err(|e| setup("opening a tab", e))?;
                 tab.handle = handle.to_string();
+                let all = driver.windows().await.map_err(|e| setup("listing the tabs", e))?;
+                tab.place = all.iter().position(|h| *h == handle).map(|i| (i, all.len()));
                 handle
             }
         };
@@ -816,7 +829,21 @@ async fn reattach_and_close(tab: &AttachedTab, dir: &RunDir) -> bool {
             .await;
         let closed = match driver {
             Ok(d) => {
-                let closed = close_window(&d, &tab.handle).await;
+                let handles = d.windows().await.unwrap_or_default();
+                let closed = match tab.place {
+                    Some((index, count)) if handles.len() == count => {
+                        close_window(&d, &handles[index].to_string()).await
+                    }
+                    _ => {
+                        tracing::warn!(
+                            "the browser's tabs changed since sudobot opened its own ({:?}, now \
+                             {}): it is left open rather than risk another",
+                            tab.place,
+                            handles.len()
+                        );
+                        false
+                    }
+                };
                 let _ = d.leak();
                 closed
             }
