@@ -127,6 +127,13 @@ fn classify(err: &anyhow::Error) -> Code {
         if cause.is::<sudobot::web::SiteError>() || cause.is::<sudobot::web::ConfigError>() {
             return Code::BadInput;
         }
+        // `--attach` with no browser listening, `--profile` held by a running browser.
+        if let Some(
+            sudobot::web::SessionError::NoBrowser { .. } | sudobot::web::SessionError::Profile(_),
+        ) = cause.downcast_ref()
+        {
+            return Code::BadInput;
+        }
     }
     Code::Failure
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use sudobot::logic::Scale;
+use sudobot::web::attach::TabChoice;
 use sudobot::web::config::{ConfigError, DriverMode, Headless};
 use sudobot::web::demo::DemoServer;
 use sudobot::web::grid;
@@ -23,7 +24,7 @@ use sudobot::web::{
 use super::logic_input::scale;
 use super::{Code, init_logging};
 use crate::cli::hint::Reveal;
-use crate::cli::web::{BrowserArg, Parallel, WebArgs};
+use crate::cli::web::{BrowserArg, Parallel, TabArg, WebArgs};
 
 /// Prints to stdout; a closed pipe (`sudobot web ... | head`) is not an error.
 macro_rules! out {
@@ -156,6 +157,18 @@ fn success_marker(
 impl WebRun {
     fn from_args(args: WebArgs) -> anyhow::Result<WebRun> {
         let config = build_config(&args)?;
+        if args.parallel.is_some()
+            && (config.browser.attach.is_some() || config.browser.profile.is_some())
+        {
+            return Err(ConfigError::Invalid {
+                file: "command line".into(),
+                key: "--parallel".into(),
+                message: "one browser plays with --attach or --profile (a profile is one \
+                          browser's at a time)"
+                    .into(),
+            }
+            .into());
+        }
         // `--url` alone: any page, the board found on it. Else the site (default: the demo).
         let discover = if args.no_discover { Discover::Off } else { Discover::Fallback };
         let mut site = match (&args.site, &args.url) {
@@ -230,7 +243,13 @@ impl WebRun {
             element_timeout: self.config.element_timeout(),
             page_load_timeout: Duration::from_millis(self.config.browser.page_load_timeout_ms),
             // A remote driver cannot be killed: small chunks bound what a cancelled run types.
-            chunk: if self.config.driver.mode == DriverMode::Remote { 9 } else { 0 },
+            // An attached browser outlives its driver and would go on with the keys already
+            // handed to it: smaller chunks still.
+            chunk: match (self.config.driver.mode, &self.config.browser.attach) {
+                (_, Some(_)) => 3,
+                (DriverMode::Remote, None) => 9,
+                (DriverMode::Local, None) => 0,
+            },
             discover: self.discover,
             success: self.success.clone(),
         }
@@ -547,6 +566,24 @@ fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
     if let Some(b) = &args.browser_binary {
         config.browser.binary = Some(b.display().to_string());
     }
+    if let Some(at) = &args.attach {
+        config.browser.attach = Some(at.clone());
+        config.browser.profile = None;
+        if config.driver.mode == DriverMode::Remote && args.remote.is_none() {
+            // The file's remote URL gives way to the browser named on the command line.
+            config.driver.mode = DriverMode::Local;
+        }
+    }
+    if let Some(tab) = args.tab {
+        config.browser.tab = match tab {
+            TabArg::New => TabChoice::New,
+            TabArg::Current => TabChoice::Current,
+        };
+    }
+    if let Some(dir) = &args.profile {
+        config.browser.profile = Some(dir.clone());
+        config.browser.attach = None;
+    }
     config.validate("command line")?;
     check_display(&config, args.headed)?;
     Ok(config)
@@ -556,6 +593,7 @@ fn build_config(args: &WebArgs) -> anyhow::Result<WebDriverConfig> {
 fn check_display(config: &WebDriverConfig, flag: bool) -> Result<(), ConfigError> {
     let set = |v: &str| std::env::var_os(v).is_some_and(|v| !v.is_empty());
     if config.driver.mode == DriverMode::Local
+        && config.browser.attach.is_none()
         && !config.browser.headless.resolve()
         && !set("DISPLAY")
         && !set("WAYLAND_DISPLAY")

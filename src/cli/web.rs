@@ -19,6 +19,8 @@ Examples:
   sudobot web --site sudoku.name --url http://127.0.0.1:8000/sudoku_name.html
   sudobot web --site demo --browser firefox --headless # Firefox through geckodriver
   sudobot web --site demo --remote http://grid:4444   # a Selenium Grid / remote WebDriver
+  sudobot web --site linkedin --attach 9222      # your Chromium (--remote-debugging-port=9222)
+  sudobot web --site linkedin --profile ~/.config/sudobot-profile   # a profile you logged in with
   sudobot web --site demo --count 20 --report runs.jsonl -v   # one JSON line per puzzle, logs
   sudobot web --site sudoku.name --hint --reveal cells   # where to look next; types nothing
   sudobot web --site demo --show-thinking --step-delay 300   # type in solving order, tell why
@@ -125,6 +127,20 @@ pub struct WebArgs {
     /// The driver binary to spawn (overrides `driver.driver_binary`).
     #[arg(long, value_name = "PATH", conflicts_with = "remote")]
     pub driver: Option<PathBuf>,
+    /// Play in a browser you already run, in a tab of sudobot's own that is closed at the end
+    /// (nothing else of the browser is touched): Chromium or Chrome started with
+    /// `--remote-debugging-port=PORT`, or Firefox started with `-marionette` (port 2828). PORT,
+    /// HOST:PORT or http://HOST:PORT; overrides `browser.attach`.
+    #[arg(long, value_name = "URL-OR-PORT", conflicts_with_all = ["remote", "parallel", "profile", "browser_binary"])]
+    pub attach: Option<String>,
+    /// With --attach: play in a new tab (closed at the end) or the current one (left open).
+    #[arg(long, value_enum, value_name = "TAB", requires = "attach")]
+    pub tab: Option<TabArg>,
+    /// A persistent profile for the browser sudobot starts (Chromium's --user-data-dir,
+    /// Firefox's -profile), so a login made once is used again; refused while a running
+    /// browser holds it. Overrides `browser.profile`.
+    #[arg(long, value_name = "DIR", conflicts_with = "remote")]
+    pub profile: Option<PathBuf>,
     /// Connect to a running WebDriver server or Selenium Grid instead of spawning a driver.
     #[arg(long, value_name = "URL")]
     pub remote: Option<String>,
@@ -155,6 +171,15 @@ pub enum BrowserArg {
     Chromium,
     /// Firefox, through geckodriver.
     Firefox,
+}
+
+/// `--tab`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TabArg {
+    /// A tab of sudobot's own, closed at the end.
+    New,
+    /// The tab the browser shows now (most recently used); left open.
+    Current,
 }
 
 /// `--parallel [K]`.

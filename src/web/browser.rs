@@ -24,6 +24,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::{BrowserCapabilitiesHelper, Capabilities};
 
 pub use super::config::Browser;
+use super::attach::Attach;
 use super::config::{BrowserConfig, HeadlessShell};
 use super::owner::RunDir;
 
@@ -140,13 +141,25 @@ impl Browser {
         }
     }
 
-    /// The arguments the driver is spawned with, listening on `port` of 127.0.0.1.
-    pub fn driver_args(self, port: u16) -> Vec<String> {
-        match self {
-            Browser::Chromium => vec![format!("--port={port}")],
+    /// The arguments the driver is spawned with, listening on `port` of 127.0.0.1; attached to
+    /// the user's Firefox at `attach` (chromedriver attaches through the capabilities instead).
+    pub fn driver_args(self, port: u16, attach: Option<&Attach>) -> Vec<String> {
+        match (self, attach) {
+            (Browser::Chromium, _) => vec![format!("--port={port}")],
+            (Browser::Firefox, Some(at)) => vec![
+                "--host".into(),
+                "127.0.0.1".into(),
+                "--port".into(),
+                port.to_string(),
+                "--connect-existing".into(),
+                "--marionette-host".into(),
+                at.host.clone(),
+                "--marionette-port".into(),
+                at.port.to_string(),
+            ],
             // geckodriver picks Marionette's port itself (0: the system's choice, read back
             // from the profile), so parallel sessions never collide.
-            Browser::Firefox => {
+            (Browser::Firefox, None) => {
                 vec!["--host".into(), "127.0.0.1".into(), "--port".into(), port.to_string()]
             }
         }
@@ -168,6 +181,21 @@ impl Browser {
                 ]
             }
         }
+    }
+
+    /// The capabilities of a session attached to the user's browser at `at`: nothing that
+    /// would change it (no arguments, preferences, profile or window size).
+    pub fn attach_capabilities(self, at: &Attach) -> WebDriverResult<Capabilities> {
+        let mut caps: Capabilities = match self {
+            Browser::Chromium => {
+                let mut caps = DesiredCapabilities::chrome();
+                caps.set_debugger_address(&at.address())?;
+                caps.into()
+            }
+            Browser::Firefox => DesiredCapabilities::firefox().into(),
+        };
+        caps.set("unhandledPromptBehavior", "ignore")?;
+        Ok(caps)
     }
 
     /// The capabilities of a new session. `local` is the run's directory when sudobot spawned
@@ -196,7 +224,8 @@ impl Browser {
                 // browser exits by itself when its driver dies. Only for a local driver; a
                 // remote browser runs on another machine with its own temporary profile.
                 if let Some(local) = local {
-                    caps.add_arg(&format!("--user-data-dir={}", local.profile.display()))?;
+                    let profile = config.profile.as_deref().unwrap_or(&local.profile);
+                    caps.add_arg(&format!("--user-data-dir={}", profile.display()))?;
                     caps.add_arg("--remote-debugging-pipe")?;
                 }
                 if let Some(shell) = shell {
@@ -220,7 +249,8 @@ impl Browser {
                 // (see [`Browser::prepare_local`]), in a fresh profile inside the run's
                 // directory.
                 if let Some(local) = local {
-                    args.extend(["-profile".into(), local.profile.display().to_string()]);
+                    let profile = config.profile.as_deref().unwrap_or(&local.profile);
+                    args.extend(["-profile".into(), profile.display().to_string()]);
                 }
                 if let Some(wrapper) = local.and_then(|l| l.firefox_wrapper.as_ref()) {
                     caps.set_firefox_binary(&wrapper.display().to_string())?;

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::attach::{Attach, TabChoice};
+
 /// The default file, embedded so the binary works from any directory.
 pub const DEFAULT_TOML: &str = include_str!("../../webdriver.toml");
 
@@ -93,6 +95,18 @@ pub struct BrowserConfig {
     /// Extra Firefox arguments.
     #[serde(default)]
     pub firefox_args: Vec<String>,
+    /// Attach to a browser the user runs instead of starting one: a port or `host:port`
+    /// (Chromium's `--remote-debugging-port`, Firefox's Marionette port). `--attach` sets it.
+    #[serde(default)]
+    pub attach: Option<String>,
+    /// With `attach`: play in a tab of sudobot's own (`new`, closed at the end) or in the
+    /// current one (`current`, left open).
+    #[serde(default)]
+    pub tab: TabChoice,
+    /// A persistent profile for the browser sudobot starts (Chromium's `--user-data-dir`,
+    /// Firefox's `-profile`) instead of a fresh one per run. `--profile` sets it.
+    #[serde(default)]
+    pub profile: Option<std::path::PathBuf>,
     /// Page-load timeout.
     #[serde(default = "default_page_load")]
     pub page_load_timeout_ms: u64,
@@ -284,6 +298,34 @@ impl WebDriverConfig {
                 return Err(bad(key, "must be 1 to 600000 (milliseconds)"));
             }
         }
+        if let Some(attach) = &self.browser.attach {
+            if let Err(message) = Attach::parse(attach) {
+                return Err(bad("browser.attach", &message));
+            }
+            if self.driver.mode == DriverMode::Remote {
+                return Err(bad(
+                    "browser.attach",
+                    "attaches through a driver sudobot starts: not with a remote WebDriver URL",
+                ));
+            }
+            if self.browser.profile.is_some() {
+                return Err(bad(
+                    "browser.profile",
+                    "is for a browser sudobot starts; an attached browser has its own",
+                ));
+            }
+        } else if self.browser.tab == TabChoice::Current {
+            return Err(bad(
+                "browser.tab",
+                "`current` needs `attach` (sudobot's own browser has one tab)",
+            ));
+        }
+        if self.browser.profile.is_some() && self.driver.mode == DriverMode::Remote {
+            return Err(bad(
+                "browser.profile",
+                "is a local directory: not with a remote WebDriver URL",
+            ));
+        }
         if let Some(a) = self.browser.args.iter().find(|a| !a.starts_with("--")) {
             return Err(bad("browser.args", &format!("`{a}` does not start with `--`")));
         }
@@ -304,6 +346,11 @@ impl WebDriverConfig {
             Some(b) => b.clone(),
             None => self.browser.kind.default_driver(),
         }
+    }
+
+    /// The browser to attach to (`browser.attach`), parsed.
+    pub fn attach(&self) -> Option<Attach> {
+        self.browser.attach.as_deref().and_then(|a| Attach::parse(a).ok())
     }
 
     /// The element timeout.
@@ -348,5 +395,24 @@ mod tests {
         let text = DEFAULT_TOML.replace("[browser]", "[browser]\nheadles = true");
         let err = WebDriverConfig::parse("w.toml", &text).unwrap_err().to_string();
         assert!(err.starts_with("w.toml: ") && err.contains("headles"), "{err}");
+    }
+
+    #[test]
+    fn attach_tab_and_profile_are_checked() {
+        let with = |lines: &str| DEFAULT_TOML.replace("[browser]", &format!("[browser]\n{lines}"));
+        let c = WebDriverConfig::parse("w.toml", &with("attach = \"9222\"\ntab = \"current\""))
+            .unwrap();
+        assert_eq!(c.attach().unwrap().port, 9222);
+        assert_eq!(c.browser.tab, TabChoice::Current);
+        let c = WebDriverConfig::parse("w.toml", &with("profile = \"/tmp/p\"")).unwrap();
+        assert_eq!(c.browser.profile.as_deref(), Some(std::path::Path::new("/tmp/p")));
+        for (lines, key) in [
+            ("attach = \"nope\"", "browser.attach"),
+            ("attach = \"9222\"\nprofile = \"/tmp/p\"", "browser.profile"),
+            ("tab = \"current\"", "browser.tab"),
+        ] {
+            let err = WebDriverConfig::parse("w.toml", &with(lines)).unwrap_err().to_string();
+            assert!(err.contains(key), "{lines}: {err}");
+        }
     }
 }

@@ -640,6 +640,7 @@ pub fn page_site(url: &str, board: Board) -> Site {
         },
         consent: Consent::default(),
         input_mode: None,
+        login: None,
     }
 }
 

@@ -195,6 +195,9 @@ pub enum PlayError {
         /// The cells that differ and what they show.
         detail: String,
     },
+    /// The site needs the player's login and the page shows its login wall; nothing was typed.
+    #[error(transparent)]
+    Login(#[from] super::login::LoginError),
     /// Another WebDriver failure.
     #[error("{step}: {}{}", selector_of(.selector), short(.source))]
     WebDriver {
@@ -286,6 +289,7 @@ impl PlayError {
             PlayError::Dialog { .. } => K::Dialog,
             PlayError::Refuted { .. } => K::PageSaysWrong,
             PlayError::Logic(_) => K::TechniqueEngine,
+            PlayError::Login(_) => K::LoginRequired,
             PlayError::WebDriver { .. } => K::WebDriver,
         }
     }
@@ -354,6 +358,8 @@ pub enum FailureKind {
     PageSaysWrong,
     /// The technique engine failed.
     TechniqueEngine,
+    /// The page shows its login wall.
+    LoginRequired,
     /// Another WebDriver failure.
     WebDriver,
     /// The driver process died, was stopped or stopped answering (the pool's word).
@@ -390,6 +396,7 @@ impl FailureKind {
             K::Dialog => "dialog",
             K::PageSaysWrong => "page says wrong",
             K::TechniqueEngine => "technique engine",
+            K::LoginRequired => "login required",
             K::WebDriver => "webdriver error",
             K::DriverDied => "driver died",
             K::NoSession => "no session",
@@ -405,9 +412,10 @@ impl FailureKind {
     }
 
     /// Whether the puzzle is tried once more on a fresh session (with `--parallel`): every
-    /// failure but the board's own and a signal's.
+    /// failure but the board's own, a login wall (a fresh session has no login either) and a
+    /// signal's.
     pub fn is_retried(self) -> bool {
-        !self.is_board_problem() && self != FailureKind::Interrupted
+        !self.is_board_problem() && !matches!(self, FailureKind::Interrupted | FailureKind::LoginRequired)
     }
 
     /// Whether the session that failed is closed and replaced before its next puzzle: every
@@ -421,7 +429,10 @@ impl FailureKind {
     pub fn keeps_evidence(self) -> bool {
         use FailureKind as K;
         !self.is_board_problem()
-            && !matches!(self, K::SessionLost | K::DriverDied | K::NoSession | K::Interrupted)
+            && !matches!(
+                self,
+                K::SessionLost | K::DriverDied | K::NoSession | K::Interrupted | K::LoginRequired
+            )
     }
 }
 
@@ -512,6 +523,10 @@ mod tests {
                 K::NotConfirmed,
             ),
             (PlayError::Logic("x".into()), K::TechniqueEngine),
+            (
+                PlayError::Login(crate::web::login::LoginError::Wall { selector: ".wall".into() }),
+                K::LoginRequired,
+            ),
             (PlayError::WebDriver { step: "s", selector: None, source: stale() }, K::WebDriver),
         ]
     }
@@ -528,13 +543,14 @@ mod tests {
                     | FailureKind::SeveralSolutions
             );
             assert_eq!(error.is_board_problem(), board, "{kind}");
-            // The board's own fault: the same read on a fresh session gives the same answer.
-            assert_eq!(kind.is_retried(), !board, "{kind}");
+            // The board's own fault, or a login wall: a fresh session gives the same answer.
+            let wall = kind == FailureKind::LoginRequired;
+            assert_eq!(kind.is_retried(), !board && !wall, "{kind}");
             assert_eq!(kind.replaces_session(), !board, "{kind}");
             // Evidence is kept for a page that loaded and misbehaved, not for the board's own
             // fault and not for a page that never loaded.
             let loaded = !matches!(error, PlayError::Navigate { .. });
-            assert_eq!(error.keeps_evidence(), !board && loaded, "{kind}");
+            assert_eq!(error.keeps_evidence(), !board && loaded && !wall, "{kind}");
             assert!(!error.is_session_lost(), "{kind}");
         }
     }

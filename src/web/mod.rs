@@ -2,10 +2,13 @@
 //! it, type the answer with real key events and wait for the page to confirm.
 //!
 //! - [`config`]: `webdriver.toml` (local driver or a remote WebDriver/Grid URL, browser);
+//! - [`attach`]: playing in a browser the user runs (`--attach`), in a tab of sudobot's own;
+//!   [`profile`]: `--profile DIR`, refused while a running browser holds it;
 //! - [`browser`]: Chromium or Firefox: every difference between the two browsers and drivers;
 //! - [`session`]: starting and stopping the driver and the browser session, watching the driver;
 //! - [`owner`]: the processes and files a run owns, stopped and deleted on every path;
 //! - [`signals`]: SIGINT/SIGTERM/SIGHUP: cancel at once, a second signal exits at once;
+//! - [`login`]: sites that need the player's login, and their login wall;
 //! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable;
 //! - [`discover`]: finding the board on a page no site file describes (and when a site file's
 //!   board no longer matches);
@@ -29,6 +32,7 @@
 //! - [`demo`]: the embedded practice page and its HTTP server (hyper).
 
 pub mod answer;
+pub mod attach;
 pub mod board;
 pub mod browser;
 pub mod config;
@@ -40,6 +44,7 @@ pub mod fill;
 pub mod grid;
 pub mod guard;
 pub mod locate;
+pub mod login;
 pub mod mistakes;
 pub mod options;
 pub mod owner;
@@ -47,6 +52,7 @@ pub mod page;
 pub mod play;
 pub mod poll;
 pub mod pool;
+pub mod profile;
 pub mod read;
 pub mod report;
 pub mod session;

@@ -339,6 +339,8 @@ pub fn stop_all_now() {
             let _ = std::fs::remove_dir_all(&l.dir);
         }
     }
+    // Tabs sudobot opened in a browser the user runs (`--attach`) go too; nothing else of it.
+    super::attach::close_all_now();
 }
 
 /// The first-signal path: SIGKILL every live tree at once, without waiting (their sessions
@@ -350,6 +352,9 @@ pub fn kill_all_now() {
             sys::kill_group(l.pgid);
         }
     }
+    // A browser the user runs (`--attach`) outlives the driver: sudobot's tab goes at once,
+    // with the keys already handed to it.
+    super::attach::close_all_now();
 }
 
 /// Whether any tree is live (tests of the library).

@@ -37,6 +37,9 @@ pub async fn play(
     }
     let t = Instant::now();
     navigate(driver, known, options).await?;
+    if let Some(site) = known {
+        super::login::check(driver, site, options.element_timeout).await?;
+    }
     timed(&mut timings.navigate, t);
     let (site, healed) = find_board(driver, locate, options, timings).await?;
     let site = site.as_ref();

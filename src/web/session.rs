@@ -15,10 +15,12 @@ use thirtyfour::prelude::*;
 use tokio::net::TcpStream;
 use tokio::process::Command;
 
+use super::attach::{self, Attach, Found, TabChoice};
 use super::browser::Browser;
 use super::config::{DriverMode, WebDriverConfig};
 use super::error::PlayError;
 use super::owner::{DriverTree, ProcState, RunDir};
+use super::profile::{self, ProfileError};
 use super::signals::{Cancel, Signal};
 
 /// Why a session could not start.
@@ -81,6 +83,21 @@ pub enum SessionError {
     /// A signal came while the session started.
     #[error("interrupted by {} while starting the browser", .0.name())]
     Cancelled(Signal),
+    /// `--attach`: no browser sudobot can attach to listens there.
+    #[error("no browser to attach to at {address}: {reason}; start one with {command}{other}")]
+    NoBrowser {
+        /// `host:port`.
+        address: String,
+        /// What was found instead.
+        reason: String,
+        /// The command line that starts the configured browser so that sudobot can attach.
+        command: String,
+        /// The other browser's command line, in words.
+        other: String,
+    },
+    /// `--profile`: the profile cannot be used (a running browser holds it).
+    #[error(transparent)]
+    Profile(#[from] ProfileError),
 }
 
 /// Why a running session stopped before its work was done.
@@ -107,9 +124,38 @@ pub struct Session {
     /// nothing while a command runs: see [`Browser::status_while_busy`]).
     ping: bool,
     cancel: Cancel,
+    /// `--attach`: the user's browser and the tab sudobot plays in.
+    attached: Option<AttachedTab>,
+    /// `--profile`: the browser is asked to quit (it writes its cookies) before its tree is
+    /// stopped.
+    persistent: bool,
     /// The WebDriver server URL (local or remote).
     pub server_url: String,
 }
+
+/// The tab sudobot plays in, in a browser the user runs ([`super::attach`]).
+#[derive(Clone, Debug)]
+struct AttachedTab {
+    browser: Browser,
+    at: Attach,
+    /// Its window handle (Chromium: the DevTools target id); empty until known.
+    handle: String,
+    /// sudobot opened it: it is closed at the end (`--tab current` leaves the tab open).
+    opened: bool,
+    /// The driver binary, to attach again to close the tab (Firefox, after the driver died).
+    driver_binary: String,
+    /// Firefox: where the tab is among the browser's tabs, and how many there were, once it
+    /// was opened. Marionette's window handles are new in every session, so a fresh driver
+    /// finds the tab by its place, and only while the count is unchanged (else it is left
+    /// open rather than risk another tab).
+    place: Option<(usize, usize)>,
+}
+
+/// How long closing sudobot's tab in an attached browser may take.
+const TAB_CLOSE_BOUND: Duration = Duration::from_millis(1500);
+
+/// How long a browser with a persistent profile gets to quit (and write its profile).
+const PROFILE_QUIT_BOUND: Duration = Duration::from_secs(10);
 
 /// How long deleting a remote session may take on the way out (signals must exit within 2 s).
 const REMOTE_QUIT_BOUND: Duration = Duration::from_millis(1500);
@@ -128,6 +174,8 @@ impl Session {
             port: 0,
             ping: true,
             cancel: cancel.clone(),
+            attached: None,
+            persistent: false,
             server_url: String::new(),
         };
         let mut signal = cancel;
@@ -160,11 +208,20 @@ impl Session {
     async fn start_inner(&mut self, config: &WebDriverConfig) -> Result<(), SessionError> {
         let start_timeout = Duration::from_millis(config.driver.start_timeout_ms);
         let local = config.driver.mode == DriverMode::Local;
-        let browser = config.browser();
+        let mut browser = config.browser();
+        let mut binary = config.driver_binary();
+        if let Some(at) = config.attach() {
+            browser = self.attach_to(config, &at)?;
+            binary = self.attached.as_ref().map_or(binary, |a| a.driver_binary.clone());
+        } else if let Some(dir) = &config.browser.profile {
+            profile::check(browser, dir)?;
+            self.persistent = true;
+        }
         let mut local_run = None;
         self.server_url = if local {
-            let binary = config.driver_binary();
-            if let Some(missing) = browser.missing_binary(&config.browser) {
+            if self.attached.is_none()
+                && let Some(missing) = browser.missing_binary(&config.browser)
+            {
                 return Err(self.browser_failed(config, format!("no browser at {missing}")).await);
             }
             let dir = RunDir::create().map_err(|e| {
@@ -177,7 +234,9 @@ impl Session {
             local_run = Some(browser.prepare_local(&config.browser, dir).map_err(|e| {
                 SessionError::Setup(format!("cannot prepare {}: {e}", dir.path().display()))
             })?);
-            let (tree, port) = spawn_driver(&binary, browser, dir, start_timeout).await?;
+            let attach = self.attached.as_ref().map(|a| a.at.clone());
+            let (tree, port) =
+                spawn_driver(&binary, browser, dir, start_timeout, attach.as_ref()).await?;
             self.tree = Some(tree);
             self.port = port;
             self.ping = browser.status_while_busy();
@@ -187,7 +246,11 @@ impl Session {
             url.trim_end_matches('/').to_string()
         };
         let setup = |e: WebDriverError| SessionError::Setup(e.to_string());
-        let mut caps = browser.capabilities(&config.browser, local_run.as_ref()).map_err(setup)?;
+        let mut caps = match &self.attached {
+            Some(tab) => browser.attach_capabilities(&tab.at),
+            None => browser.capabilities(&config.browser, local_run.as_ref()),
+        }
+        .map_err(setup)?;
         // A remote session names its run, so the run (or a later one) can find and delete it.
         if !local {
             caps.set(super::grid::TAG_CAP, super::grid::run_tag()).map_err(setup)?;
@@ -226,14 +289,111 @@ impl Session {
         );
         let result = driver.update_timeouts(timeouts).await;
         self.driver = Some(driver);
-        result.map_err(setup)
+        result.map_err(setup)?;
+        self.enter_tab().await
+    }
+
+    /// `--attach`: checks what listens at `at` (Chromium's DevTools or Firefox's Marionette)
+    /// and, in Chromium, opens sudobot's own tab (before the driver starts, so every later
+    /// path closes it). Returns the browser found.
+    fn attach_to(
+        &mut self,
+        config: &WebDriverConfig,
+        at: &Attach,
+    ) -> Result<Browser, SessionError> {
+        let found = attach::probe(at, Duration::from_secs(3)).map_err(|e| {
+            let asked = config.browser();
+            let other = Browser::ALL.into_iter().find(|&b| b != asked).unwrap_or(asked);
+            SessionError::NoBrowser {
+                address: at.address(),
+                reason: e.reason,
+                command: attach::start_command(asked, at.port),
+                other: format!(
+                    " (or {}: {})",
+                    other,
+                    attach::start_command(
+                        other,
+                        if other == Browser::Firefox { 2828 } else { at.port }
+                    )
+                ),
+            }
+        })?;
+        let browser = match found {
+            Found::Chromium(name) => {
+                tracing::debug!("attaching to {name} at {}", at.address());
+                Browser::Chromium
+            }
+            Found::Firefox => Browser::Firefox,
+        };
+        let opened = config.browser.tab == TabChoice::New;
+        let handle = if opened && browser == Browser::Chromium {
+            attach::open_tab(at, Duration::from_secs(3)).map_err(|e| {
+                SessionError::Setup(format!(
+                    "cannot open a tab in the browser at {}: {e}",
+                    at.address()
+                ))
+            })?
+        } else {
+            String::new()
+        };
+        let binary = match &config.driver.driver_binary {
+            Some(b) if browser == config.browser() => b.clone(),
+            _ => browser.default_driver(),
+        };
+        self.attached = Some(AttachedTab {
+            browser,
+            at: at.clone(),
+            handle,
+            opened,
+            driver_binary: binary,
+            place: None,
+        });
+        Ok(browser)
+    }
+
+    /// `--attach`: switches the new session to sudobot's tab: the one it opened (Chromium), a
+    /// new one (Firefox), or the current one (`--tab current`).
+    async fn enter_tab(&mut self) -> Result<(), SessionError> {
+        let (Some(tab), Some(driver)) = (self.attached.as_mut(), self.driver.as_ref()) else {
+            return Ok(());
+        };
+        let setup = |what: &str, e: WebDriverError| SessionError::Setup(format!("{what}: {e}"));
+        if !tab.opened {
+            let current = driver.window().await.map_err(|e| setup("the current tab", e))?;
+            tab.handle = current.to_string();
+            return Ok(());
+        }
+        let handle = match tab.browser {
+            Browser::Chromium => {
+                let handles = driver.windows().await.map_err(|e| setup("listing the tabs", e))?;
+                handles
+                    .into_iter()
+                    .find(|h| h.to_string() == tab.handle || h.to_string().ends_with(&tab.handle))
+                    .ok_or_else(|| {
+                        SessionError::Setup(format!(
+                            "chromedriver does not list sudobot's tab {}",
+                            tab.handle
+                        ))
+                    })?
+            }
+            Browser::Firefox => {
+                let handle = driver.new_tab().await.map_err(|e| setup("opening a tab", e))?;
+                tab.handle = handle.to_string();
+                let all = driver.windows().await.map_err(|e| setup("listing the tabs", e))?;
+                tab.place = all.iter().position(|h| *h == handle).map(|i| (i, all.len()));
+                handle
+            }
+        };
+        tracing::debug!(handle = %handle, "playing in sudobot's own tab");
+        driver.switch_to_window(handle).await.map_err(|e| setup("switching to sudobot's tab", e))
     }
 
     /// Resolves when a local driver has had time to launch the browser and no process of the
     /// browser runs (a browser that exits at once leaves chromedriver waiting on its DevTools
     /// pipe; geckodriver says so itself).
     async fn browser_gone(&self) {
-        let Some(tree) = &self.tree else {
+        // An attached browser is no child of the driver.
+        let (Some(tree), None) = (&self.tree, &self.attached) else {
             return std::future::pending().await;
         };
         tokio::time::sleep(Duration::from_secs(3)).await;
@@ -428,6 +588,14 @@ impl Session {
     /// killed at once and the run's directory deleted after every process of it is gone. Never
     /// fails.
     pub async fn close(mut self) {
+        if let Some(tab) = self.attached.take() {
+            self.close_attached(tab).await;
+            self.stop_local();
+            return;
+        }
+        if self.persistent {
+            self.quit_persistent().await;
+        }
         if let Some(driver) = self.driver.take() {
             if self.tree.is_some() {
                 // The tree is killed below; the session dies with it.
@@ -443,6 +611,74 @@ impl Session {
             }
         }
         self.stop_local();
+    }
+
+    /// `--attach`: stops the driver (no key after it), then closes sudobot's own tab: in
+    /// Chromium through DevTools, in Firefox through the live session when its driver still
+    /// runs, else through a fresh driver attached for that alone. No WebDriver session is
+    /// deleted (a driver would close what it takes for its own), nothing else is closed.
+    async fn close_attached(&mut self, tab: AttachedTab) {
+        let driver = self.driver.take();
+        let mut closed = false;
+        let live = self.signalled().is_none() && self.driver_problem().is_none();
+        if tab.opened
+            && tab.browser == Browser::Firefox
+            && live
+            && !tab.handle.is_empty()
+            && let Some(d) = &driver
+        {
+            closed = close_window(d, &tab.handle).await;
+        }
+        if let Some(d) = driver {
+            let _ = d.leak();
+        }
+        if let Some(mut tree) = self.tree.take() {
+            tree.stop();
+        }
+        if !tab.opened || closed || tab.handle.is_empty() {
+            return;
+        }
+        match tab.browser {
+            Browser::Chromium => {
+                attach::close_tab(&tab.at, &tab.handle, TAB_CLOSE_BOUND);
+            }
+            Browser::Firefox => {
+                if let Some(dir) = &self.dir
+                    && !reattach_and_close(&tab, dir).await
+                {
+                    tracing::warn!(
+                        "sudobot's tab {} in the Firefox at {} could not be closed",
+                        tab.handle,
+                        tab.at.address()
+                    );
+                }
+            }
+        }
+    }
+
+    /// `--profile`: asks the browser to quit through the driver (it writes its profile: the
+    /// cookies of a login) and waits (bounded) for it to exit. Not after a signal or a driver
+    /// fault: the tree is killed at once then.
+    async fn quit_persistent(&mut self) {
+        if self.signalled().is_some() || self.driver_problem().is_some() {
+            return;
+        }
+        let Some(driver) = self.driver.take() else {
+            return;
+        };
+        let quit = tokio::time::timeout(PROFILE_QUIT_BOUND, driver.clone().quit()).await;
+        if !matches!(quit, Ok(Ok(()))) {
+            tracing::warn!("the browser did not quit within {PROFILE_QUIT_BOUND:?}");
+        }
+        let _ = driver.leak();
+        let Some(tree) = &self.tree else {
+            return;
+        };
+        let start = Instant::now();
+        while !tree.children().is_empty() && start.elapsed() < PROFILE_QUIT_BOUND {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        tracing::debug!(elapsed = ?start.elapsed(), "the browser with the profile quit");
     }
 
     fn stop_local(&mut self) {
@@ -465,6 +701,19 @@ impl Session {
 impl Drop for Session {
     /// The error and panic path: the same steps as [`Session::close`], synchronously.
     fn drop(&mut self) {
+        if let Some(tab) = self.attached.take() {
+            // Closing the tab is async: a runtime of its own on a scoped thread (none may be
+            // running here).
+            std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    if let Ok(rt) =
+                        tokio::runtime::Builder::new_current_thread().enable_all().build()
+                    {
+                        rt.block_on(self.close_attached(tab));
+                    }
+                });
+            });
+        }
         if let Some(driver) = self.driver.take() {
             if self.tree.is_some() {
                 let _ = driver.leak();
@@ -545,6 +794,70 @@ impl thirtyfour::session::http::HttpClient for LoggedClient {
     }
 }
 
+/// Closes the window `handle` through `driver` (bounded); true when the driver says it did.
+async fn close_window(driver: &WebDriver, handle: &str) -> bool {
+    let close = async {
+        driver.switch_to_window(WindowHandle::from(handle)).await?;
+        driver.close_window().await
+    };
+    match tokio::time::timeout(TAB_CLOSE_BOUND, close).await {
+        Ok(Ok(())) => true,
+        Ok(Err(e)) => {
+            tracing::debug!("closing tab {handle}: {e}");
+            false
+        }
+        Err(_) => false,
+    }
+}
+
+/// Firefox, after its driver died: a fresh geckodriver attaches to close sudobot's tab
+/// (Marionette's window handles outlive sessions), then stops. Bounded.
+async fn reattach_and_close(tab: &AttachedTab, dir: &RunDir) -> bool {
+    let bound = TAB_CLOSE_BOUND * 2;
+    let work = async {
+        let spawned =
+            spawn_driver(&tab.driver_binary, tab.browser, dir, bound, Some(&tab.at)).await;
+        let Ok((mut tree, port)) = spawned else {
+            return false;
+        };
+        let Ok(caps) = tab.browser.attach_capabilities(&tab.at) else {
+            return false;
+        };
+        let driver = WebDriver::builder(format!("http://127.0.0.1:{port}"), caps)
+            .request_timeout(bound)
+            .client(LoggedClient::new(bound))
+            .await;
+        let closed = match driver {
+            Ok(d) => {
+                let handles = d.windows().await.unwrap_or_default();
+                let closed = match tab.place {
+                    Some((index, count)) if handles.len() == count => {
+                        close_window(&d, &handles[index].to_string()).await
+                    }
+                    _ => {
+                        tracing::warn!(
+                            "the browser's tabs changed since sudobot opened its own ({:?}, now \
+                             {}): it is left open rather than risk another",
+                            tab.place,
+                            handles.len()
+                        );
+                        false
+                    }
+                };
+                let _ = d.leak();
+                closed
+            }
+            Err(e) => {
+                tracing::debug!("attaching again to close the tab: {e}");
+                false
+            }
+        };
+        tree.stop();
+        closed
+    };
+    tokio::time::timeout(bound * 2, work).await.unwrap_or(false)
+}
+
 /// "signal 9 (SIGKILL)" or "exit code 1".
 fn describe_exit(status: std::process::ExitStatus) -> String {
     #[cfg(unix)]
@@ -601,6 +914,7 @@ async fn spawn_driver(
     browser: Browser,
     dir: &RunDir,
     bound: Duration,
+    attach: Option<&Attach>,
 ) -> Result<(DriverTree, u16), SessionError> {
     let missing = |reason: String| SessionError::DriverMissing {
         binary: binary.to_string(),
@@ -613,7 +927,7 @@ async fn spawn_driver(
     }
     let port =
         free_port().map_err(|e| SessionError::Setup(format!("no free port on 127.0.0.1: {e}")))?;
-    let args = browser.driver_args(port);
+    let args = browser.driver_args(port, attach);
     let env = browser.driver_env(dir.path());
     let tree = DriverTree::spawn(binary, &args, &env, dir).map_err(|e| missing(e.to_string()))?;
     let start = Instant::now();

@@ -19,6 +19,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ("websudoku.com.toml", include_str!("../../sites/websudoku.com.toml")),
     ("sudokuonline.eu.toml", include_str!("../../sites/sudokuonline.eu.toml")),
     ("sudoku.com.toml", include_str!("../../sites/sudoku.com.toml")),
+    ("linkedin.toml", include_str!("../../sites/linkedin.toml")),
 ];
 
 /// The side of a board whose site file does not say (`board.side`).
@@ -64,6 +65,10 @@ pub struct Site {
     /// typing, and how to see that it is.
     #[serde(default)]
     pub input_mode: Option<InputMode>,
+    /// A site that needs the player's login: what its page shows instead of the board without
+    /// one ([`super::login`]).
+    #[serde(default)]
+    pub login: Option<super::login::Login>,
 }
 
 /// Putting a page in the mode where a key enters a value (not a pencil mark).
@@ -520,6 +525,14 @@ impl Site {
         }
         if let Some(flag) = &self.completion.bot_flag {
             check_selector(&flag.selector).map_err(|m| bad("completion.bot_flag.selector", m))?;
+        }
+        if let Some(login) = &self.login {
+            if login.wall.is_empty() {
+                return Err(bad("login.wall", "is empty".into()));
+            }
+            for (i, s) in login.wall.iter().enumerate() {
+                check_selector(s).map_err(|m| bad(&format!("login.wall[{i}]"), m))?;
+            }
         }
         for (i, s) in self.consent.dismiss.iter().enumerate() {
             check_selector(s).map_err(|m| bad(&format!("consent.dismiss[{i}]"), m))?;
@@ -1110,7 +1123,8 @@ mod tests {
                 "sudokupuzzle.org",
                 "websudoku.com",
                 "sudokuonline.eu",
-                "sudoku.com"
+                "sudoku.com",
+                "linkedin"
             ]
         );
     }

@@ -21,7 +21,7 @@ use super::{assert_code, browser_lock, config_with, text};
 
 /// Whether Firefox and geckodriver are here. Missing: a panic naming what to install, or with
 /// `SUDOBOT_SKIP_FIREFOX=1` a printed skip (`false`).
-fn firefox_here(test: &str) -> bool {
+pub(super) fn firefox_here(test: &str) -> bool {
     let browser = std::path::Path::new("/usr/bin/firefox-esr").exists();
     let driver = sudobot::web::Browser::Firefox.default_driver();
     let driver_ok = std::path::Path::new(&driver).exists();

@@ -8,6 +8,7 @@
 //! run of the binary is bounded by a timeout.
 
 mod any;
+mod attach;
 mod canvas;
 mod dialogs;
 mod faults;

@@ -1,0 +1,150 @@
+//! `--profile DIR`: a persistent profile for the browser sudobot starts (Chromium's
+//! `--user-data-dir`, Firefox's `-profile`), so a login made once is used again. A profile that
+//! a running browser holds is refused before any driver starts: Chromium would hand the run to
+//! the running browser and exit (chromedriver then waits for nothing), Firefox would say the
+//! profile is in use.
+//!
+//! The locks (Linux and the BSDs): Chromium's `SingletonLock` is a symbolic link to
+//! `HOST-PID`; Firefox's `lock` is a symbolic link to `ADDRESS:+PID` (and Windows' Firefox
+//! keeps `parent.lock` open). A lock whose process is gone is stale: the browser replaces it.
+
+use std::path::{Path, PathBuf};
+
+use super::browser::Browser;
+
+/// Why a profile cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProfileError {
+    /// A running browser holds it.
+    #[error(
+        "the profile {dir} is in use by a running browser ({lock} -> {target}); close that \
+         browser first, or play in it with --attach"
+    )]
+    InUse {
+        /// The profile.
+        dir: PathBuf,
+        /// The lock file.
+        lock: String,
+        /// What the lock says.
+        target: String,
+    },
+    /// It exists and is not a directory, or cannot be made.
+    #[error("the profile {dir} cannot be used: {reason}")]
+    Unusable {
+        /// The profile.
+        dir: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Checks that `dir` can be the browser's profile: a directory (made when missing) that no
+/// running browser holds.
+pub fn check(browser: Browser, dir: &Path) -> Result<(), ProfileError> {
+    let unusable = |reason: String| ProfileError::Unusable { dir: dir.to_path_buf(), reason };
+    match std::fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => return Err(unusable("not a directory".into())),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| unusable(e.to_string()))?;
+            return Ok(());
+        }
+        Err(e) => return Err(unusable(e.to_string())),
+    }
+    let locks: &[&str] = match browser {
+        Browser::Chromium => &["SingletonLock"],
+        Browser::Firefox => &["lock", "parent.lock"],
+    };
+    for name in locks {
+        let path = dir.join(name);
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let in_use = |target: String| ProfileError::InUse {
+            dir: dir.to_path_buf(),
+            lock: (*name).to_string(),
+            target,
+        };
+        if !meta.file_type().is_symlink() {
+            // Windows' parent.lock (a plain file held open): present means in use only there.
+            if cfg!(windows) {
+                return Err(in_use("a lock file".into()));
+            }
+            continue;
+        }
+        let target = std::fs::read_link(&path).unwrap_or_default().display().to_string();
+        if holder_alive(&target) {
+            return Err(in_use(target));
+        }
+        tracing::debug!("{} is a stale lock ({target}): the browser replaces it", path.display());
+    }
+    Ok(())
+}
+
+/// Whether the process a lock names (`HOST-PID` or `ADDRESS:+PID`) runs. A lock of another
+/// host counts as held (it cannot be checked from here).
+fn holder_alive(target: &str) -> bool {
+    let (host, pid) = match target.rsplit_once(":+").or_else(|| target.rsplit_once('-')) {
+        Some(parts) => parts,
+        None => return true,
+    };
+    let Ok(pid) = pid.parse::<i32>() else {
+        return true;
+    };
+    // Firefox writes an address of this host; Chromium the host name.
+    let ours = hostname();
+    let local =
+        ours.is_none() || ours.as_deref() == Some(host) || host.parse::<std::net::IpAddr>().is_ok();
+    if !local {
+        return true;
+    }
+    super::owner::proc_state(pid) != super::owner::ProcState::Gone
+}
+
+fn hostname() -> Option<String> {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lock_of_a_live_process_is_refused_and_a_stale_one_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let host = hostname().unwrap_or_default();
+        let me = std::process::id();
+        let lock = dir.path().join("SingletonLock");
+        std::os::unix::fs::symlink(format!("{host}-{me}"), &lock).unwrap();
+        let err = check(Browser::Chromium, dir.path()).unwrap_err().to_string();
+        assert!(err.contains("in use by a running browser") && err.contains("--attach"), "{err}");
+        // Firefox does not look at Chromium's lock.
+        check(Browser::Firefox, dir.path()).unwrap();
+        std::fs::remove_file(&lock).unwrap();
+        // A pid that is gone (a child reaped).
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        std::os::unix::fs::symlink(format!("{host}-{gone}"), &lock).unwrap();
+        check(Browser::Chromium, dir.path()).unwrap();
+        std::os::unix::fs::symlink(format!("127.0.1.1:+{me}"), dir.path().join("lock")).unwrap();
+        let err = check(Browser::Firefox, dir.path()).unwrap_err().to_string();
+        assert!(err.contains("lock -> 127.0.1.1:+"), "{err}");
+    }
+
+    #[test]
+    fn a_missing_profile_is_made_and_a_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("a/b");
+        check(Browser::Chromium, &new).unwrap();
+        assert!(new.is_dir());
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        let err = check(Browser::Firefox, &file).unwrap_err().to_string();
+        assert!(err.contains("not a directory"), "{err}");
+    }
+}
