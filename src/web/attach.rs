@@ -21,63 +21,9 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::browser::Browser;
+use super::config::Browser;
 
-/// Where the user's browser listens: `9222`, `127.0.0.1:9222` or `http://127.0.0.1:9222`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attach {
-    /// The host (default `127.0.0.1`).
-    pub host: String,
-    /// The port.
-    pub port: u16,
-}
-
-/// Which tab sudobot plays in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TabChoice {
-    /// A tab of its own, closed at the end (the default).
-    #[default]
-    New,
-    /// The tab the driver attaches to (the one most recently used); left open at the end.
-    Current,
-}
-
-impl Attach {
-    /// Parses a port, `host:port` or an `http://host:port` URL.
-    pub fn parse(text: &str) -> Result<Attach, String> {
-        let text = text.trim();
-        let rest = text
-            .strip_prefix("http://")
-            .or_else(|| text.strip_prefix("ws://"))
-            .unwrap_or(text)
-            .trim_end_matches('/');
-        if rest.contains('/') {
-            return Err(format!("`{text}`: give a port or host:port, no path"));
-        }
-        let (host, port) = match rest.rsplit_once(':') {
-            Some((host, port)) => (host.trim_matches(['[', ']']).to_string(), port),
-            None => ("127.0.0.1".to_string(), rest),
-        };
-        let port: u16 = match port.parse() {
-            Ok(p) if p > 0 => p,
-            _ => return Err(format!("`{text}` is not a port (1-65535) or host:port")),
-        };
-        if host.is_empty() {
-            return Err(format!("`{text}`: the host is empty"));
-        }
-        Ok(Attach { host, port })
-    }
-
-    /// `host:port`.
-    pub fn address(&self) -> String {
-        if self.host.contains(':') {
-            format!("[{}]:{}", self.host, self.port)
-        } else {
-            format!("{}:{}", self.host, self.port)
-        }
-    }
-}
+pub use super::config::{Attach, TabChoice};
 
 /// How to start a browser sudobot can attach to on `port`: the command line in backquotes, and
 /// for Firefox on another port than Marionette's own, the preference that moves it.

@@ -23,8 +23,8 @@ use serde_json::json;
 use thirtyfour::prelude::*;
 use thirtyfour::{BrowserCapabilitiesHelper, Capabilities};
 
-pub use super::config::Browser;
 use super::attach::Attach;
+pub use super::config::Browser;
 use super::config::{BrowserConfig, HeadlessShell};
 use super::owner::RunDir;
 

@@ -415,7 +415,8 @@ impl FailureKind {
     /// failure but the board's own, a login wall (a fresh session has no login either) and a
     /// signal's.
     pub fn is_retried(self) -> bool {
-        !self.is_board_problem() && !matches!(self, FailureKind::Interrupted | FailureKind::LoginRequired)
+        !self.is_board_problem()
+            && !matches!(self, FailureKind::Interrupted | FailureKind::LoginRequired)
     }
 
     /// Whether the session that failed is closed and replaced before its next puzzle: every

@@ -6,20 +6,12 @@
 
 use std::time::Duration;
 
-use serde::Deserialize;
 use thirtyfour::prelude::*;
 
 use super::poll::{Waited, poll};
 use super::site::Site;
 
-/// `[login]` of a site file.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Login {
-    /// CSS selectors of what the page shows instead of the board without a login (a sign-in
-    /// form, a "join to play" wall); any one of them, visible, means no session.
-    pub wall: Vec<String>,
-}
+pub use super::site::Login;
 
 /// The page shows its login wall.
 #[derive(Debug, thiserror::Error)]

@@ -66,9 +66,9 @@ pub struct Site {
     #[serde(default)]
     pub input_mode: Option<InputMode>,
     /// A site that needs the player's login: what its page shows instead of the board without
-    /// one ([`super::login`]).
+    /// one ([`super::login`] checks it).
     #[serde(default)]
-    pub login: Option<super::login::Login>,
+    pub login: Option<Login>,
 }
 
 /// Putting a page in the mode where a key enters a value (not a pencil mark).
@@ -1103,6 +1103,15 @@ pub fn find(name: &str, dir: Option<&Path>) -> Result<LoadedSite, SiteError> {
         .into_iter()
         .find(|s| s.site.name == name)
         .ok_or_else(|| SiteError::Unknown { name: name.to_string(), known })
+}
+
+/// `[login]` of a site file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Login {
+    /// CSS selectors of what the page shows instead of the board without a login (a sign-in
+    /// form, a "join to play" wall); any one of them, visible, means no session.
+    pub wall: Vec<String>,
 }
 
 #[cfg(test)]
