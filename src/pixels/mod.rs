@@ -530,21 +530,35 @@ impl PictureRead {
 
 /// [`read_picture`], keeping the straightened picture when the board was found only in it.
 pub fn read_picture_in(image: Rgba<'_>) -> Result<PictureRead, PixelError> {
-    let first = match read(image) {
-        Err(e @ PixelError::NoBoard(_)) => e,
-        other => return other.map(|read| PictureRead { read, straightened: None }),
+    // A board found as it is, but with cells it could not tell, may be a photo's board found
+    // without its perspective undone: the straightened picture is read too, and kept only
+    // when it reads better.
+    let (direct, first) = match read(image) {
+        Ok(read) if read.uncertain().is_empty() => {
+            return Ok(PictureRead { read, straightened: None });
+        }
+        Ok(read) => (Some(read), None),
+        Err(e @ PixelError::NoBoard(_)) => (None, Some(e)),
+        Err(e) => return Err(e),
     };
-    let Some((straight, side, margin)) = rectify::warped(image) else { return Err(first) };
-    let Some(view) = straight.view() else { return Err(first) };
-    // Of the grids found, the read with the fewest uncertain cells.
+    let as_it_is = |direct: Option<BoardRead>, first: Option<PixelError>| match direct {
+        Some(read) => Ok(PictureRead { read, straightened: None }),
+        None => Err(first.unwrap_or_else(|| PixelError::NoBoard("no board found".into()))),
+    };
+    let Some((straight, side, margin)) = rectify::warped(image) else {
+        return as_it_is(direct, first);
+    };
+    let Some(view) = straight.view() else { return as_it_is(direct, first) };
+    // Of the grids found, the read with the fewest uncertain cells, if fewer than as it is.
     let mut best: Option<BoardRead> = None;
     for board in rectify::grid_in_square(&straight, side, margin) {
         let Ok(read) = read_board(view, board) else { continue };
-        if best.as_ref().is_none_or(|b| read.uncertain().len() < b.uncertain().len()) {
+        let fewest = best.as_ref().or(direct.as_ref()).map(|b| b.uncertain().len());
+        if fewest.is_none_or(|n| read.uncertain().len() < n) {
             best = Some(read);
         }
     }
-    let read = best.ok_or(first)?;
+    let Some(read) = best else { return as_it_is(direct, first) };
     let straightened =
         RgbaImage { width: straight.width, height: straight.height, data: straight.data };
     Ok(PictureRead { read, straightened: Some(straightened) })
