@@ -184,3 +184,19 @@ impl Outcome {
 pub(crate) fn timed(slot: &mut Option<Duration>, start: Instant) {
     *slot = Some(slot.unwrap_or_default() + start.elapsed());
 }
+
+#[cfg(test)]
+impl PlayOptions {
+    /// Options for unit tests: no page, one-second bounds, no discovery.
+    pub(crate) fn for_test(mode: Mode) -> PlayOptions {
+        PlayOptions {
+            url: "http://127.0.0.1:1/".into(),
+            mode,
+            element_timeout: Duration::from_secs(1),
+            page_load_timeout: Duration::from_secs(1),
+            chunk: 0,
+            discover: super::Discover::Off,
+            success: None,
+        }
+    }
+}

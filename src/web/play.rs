@@ -220,15 +220,7 @@ mod tests {
     }
 
     fn options(mode: Mode) -> PlayOptions {
-        PlayOptions {
-            url: String::new(),
-            mode,
-            element_timeout: Duration::from_secs(1),
-            page_load_timeout: Duration::from_secs(1),
-            chunk: 0,
-            discover: crate::web::Discover::Off,
-            success: None,
-        }
+        PlayOptions::for_test(mode)
     }
 
     fn planned(mode: Mode, unsure: &[usize]) -> Planned {

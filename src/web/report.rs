@@ -164,15 +164,7 @@ mod tests {
     use crate::web::{Hint, Outcome, PlayError};
 
     fn options(mode: Mode) -> PlayOptions {
-        PlayOptions {
-            url: "http://127.0.0.1:1/".into(),
-            mode,
-            element_timeout: Duration::from_secs(1),
-            page_load_timeout: Duration::from_secs(1),
-            chunk: 0,
-            discover: crate::web::Discover::Off,
-            success: None,
-        }
+        PlayOptions::for_test(mode)
     }
 
     fn attempt(result: Result<Outcome, Failure>) -> Attempt {
