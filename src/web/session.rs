@@ -20,6 +20,7 @@ use super::browser::Browser;
 use super::config::{DriverMode, WebDriverConfig};
 use super::error::PlayError;
 use super::owner::{DriverTree, ProcState, RunDir};
+use super::poll::poll;
 use super::profile::{self, ProfileError};
 use super::signals::{Cancel, Signal};
 
@@ -675,9 +676,12 @@ impl Session {
             return;
         };
         let start = Instant::now();
-        while !tree.children().is_empty() && start.elapsed() < PROFILE_QUIT_BOUND {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let every = Duration::from_millis(50);
+        let _ =
+            poll(PROFILE_QUIT_BOUND, every, "the browser with the profile to quit", async |_| {
+                Ok::<_, ()>(tree.children().is_empty().then_some(()))
+            })
+            .await;
         tracing::debug!(elapsed = ?start.elapsed(), "the browser with the profile quit");
     }
 

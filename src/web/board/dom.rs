@@ -106,16 +106,8 @@ pub(crate) async fn type_guarded(
         }
     };
     tracing::debug!(elapsed = ?started.elapsed(), cells = targets.len(), ?route, "typed");
-    let mut alert = None;
-    if let Err(e) = typing {
-        match take_alert(driver, &e).await? {
-            Some(text) => alert = Some(text),
-            None => return Err(PlayError::Typing(e)),
-        }
-    }
-    let (guard, after) = finish(driver, site, &mut alert).await?;
-    let (alert, after) = typing_dialog(driver, site, alert, &guard, after).await?;
-    dialog_stop(&alert, asked(&guard, site), &after, targets, "the answer was typed")?;
+    let (guard, alert, after) =
+        after_typing(driver, site, typing, targets, "the answer was typed").await?;
     Ok(match judge_typing(guard, board, &after)? {
         Some(why) => Typed::Changed(why),
         None => Typed::Done(TypingDone { cells, before, alert, after }),
@@ -271,6 +263,31 @@ async fn prepare(
 }
 
 /// Runs [`guard::FINISH_JS`]: the guard's report (`None`: the page lost it) and the board as it
+/// After keys were typed behind the guard: a dialog the typing met is read (an error other than
+/// an open dialog is [`PlayError::Typing`]), the guard's report and the board are taken, any
+/// later dialog is dismissed, and a dialog that is not the known confirmation stops the run
+/// ([`dialog_stop`], naming `when`). Returns the guard's report, the first dialog's text and
+/// the board now.
+async fn after_typing(
+    driver: &WebDriver,
+    site: &Site,
+    typing: WebDriverResult<()>,
+    targets: &[Target],
+    when: &'static str,
+) -> Result<(Option<GuardReport>, Option<String>, PageBoard), PlayError> {
+    let mut dialog = None;
+    if let Err(e) = typing {
+        match take_alert(driver, &e).await? {
+            Some(text) => dialog = Some(text),
+            None => return Err(PlayError::Typing(e)),
+        }
+    }
+    let (guard, now) = finish(driver, site, &mut dialog).await?;
+    let (dialog, now) = typing_dialog(driver, site, dialog, &guard, now).await?;
+    dialog_stop(&dialog, asked(&guard, site), &now, targets, when)?;
+    Ok((guard, dialog, now))
+}
+
 /// is now. A dialog in the way is read and dismissed into `alert`.
 async fn finish(
     driver: &WebDriver,
@@ -525,17 +542,8 @@ async fn read_back(
     }
     let field = site.fill.strategy != Strategy::Click;
     let typing = fill::type_with_clicks(driver, cells, &wrong, field).await;
-    let mut dialog = None;
-    if let Err(e) = typing {
-        match take_alert(driver, &e).await? {
-            Some(text) => dialog = Some(text),
-            None => return Err(PlayError::Typing(e)),
-        }
-    }
-    let (guard, again) = finish(driver, site, &mut dialog).await?;
-    let (dialog, again) = typing_dialog(driver, site, dialog, &guard, again).await?;
-    let question = asked(&guard, site);
-    dialog_stop(&dialog, question, &again, &wrong, "cells that dropped a key were retyped")?;
+    let when = "cells that dropped a key were retyped";
+    let (guard, dialog, again) = after_typing(driver, site, typing, &wrong, when).await?;
     if let Some(text) = dialog {
         alert.get_or_insert(text);
     }
