@@ -383,7 +383,7 @@ impl Site {
     fn validate(&self, file: &str) -> Result<(), SiteError> {
         self.validate_url(file)?;
         if self.board.is_pixels() {
-            self.validate_pixels(file)?;
+            self.validate_pixel_site(file)?;
         }
         self.validate_completion(file)?;
         let bad = invalid_in(file);
@@ -496,7 +496,7 @@ impl Site {
 
     /// What a board read from pixels rules out beyond its `[board]` table: a key pressed in a
     /// cell element, and an input mode.
-    fn validate_pixels(&self, file: &str) -> Result<(), SiteError> {
+    fn validate_pixel_site(&self, file: &str) -> Result<(), SiteError> {
         if self.completion.key.is_some() {
             return Err(SiteError::Invalid {
                 file: file.to_string(),
@@ -868,6 +868,51 @@ mod tests {
         let both = text.replace(given, "given = { class = \"x\" }\nunproven = true");
         let err = Site::parse("x.toml", &both).unwrap_err().to_string();
         assert!(err.starts_with("x.toml: `board.unproven`:"), "{err}");
+    }
+
+    /// A `[board]` error names the file and the key; every shipped board written out loads back
+    /// the same.
+    #[test]
+    fn board_errors_name_the_file_and_the_key() {
+        let text = include_str!("../../sites/linkedin.toml").replace("\"3x2\"", "\"3x3\"");
+        let err = Site::parse("bad.toml", &text).unwrap_err();
+        assert!(
+            err.to_string().starts_with("bad.toml: `board.boxes`: `3x3`: boxes of 3x3 do not tile"),
+            "{err}"
+        );
+        let SiteError::Board { file, error } = err else { panic!("not a board error: {err:?}") };
+        assert_eq!((file.as_str(), error.key()), ("bad.toml", "board.boxes"));
+        #[derive(Deserialize)]
+        struct Table {
+            board: RawBoard,
+        }
+        for (file, text) in EMBEDDED {
+            let site = Site::parse(file, text).unwrap();
+            let written = site.board.to_toml();
+            let table: Table = toml::from_str(&written).unwrap();
+            assert_eq!(BoardSpec::try_from(table.board), Ok(site.board), "{file}:\n{written}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_strategy_is_refused_naming_the_key() {
+        let text = include_str!("../../sites/linkedin.toml");
+        let bad = text.replace("strategy = \"click\"", "strategy = \"telepathy\"");
+        let err = Site::parse("bad.toml", &bad).unwrap_err().to_string();
+        assert!(err.starts_with("bad.toml: "), "{err}");
+        assert!(err.contains("strategy = \"telepathy\""), "the key and value are shown: {err}");
+        assert!(err.contains("unknown variant `telepathy`"), "{err}");
+        assert!(err.contains("per-cell"), "the known strategies are listed: {err}");
+        for (name, want) in [
+            ("keys", Strategy::Keys),
+            ("actions", Strategy::Actions),
+            ("per-cell", Strategy::PerCell),
+            ("script", Strategy::Script),
+            ("click", Strategy::Click),
+        ] {
+            let text = text.replace("strategy = \"click\"", &format!("strategy = \"{name}\""));
+            assert_eq!(Site::parse("ok.toml", &text).unwrap().fill.strategy, want);
+        }
     }
 
     #[test]

@@ -97,6 +97,8 @@ pub enum RawGiven {
 }
 
 /// A site's board, validated.
+// One a site, built once per file: a few hundred bytes unboxed keep the matches plain.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardSpec {
     /// A board of page elements, one a cell.
@@ -714,37 +716,49 @@ pub(crate) fn fill_template(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::web::site::{Site, SiteError, Strategy};
 
-    const LINKEDIN: &str = include_str!("../../sites/linkedin.toml");
-    const SUDOKU_COM: &str = include_str!("../../sites/sudoku.com.toml");
-    const SUDOKU_NAME: &str = include_str!("../../sites/sudoku.name.toml");
-
-    /// `text` with `line` (a whole line) replaced; the line must be there.
-    fn with(text: &str, line: &str, by: &str) -> String {
-        assert!(text.lines().any(|l| l == line), "no line `{line}`");
-        text.replace(&format!("\n{line}\n"), &format!("\n{by}\n"))
+    /// The `[board]` table of a file: `text`'s lines, one a line.
+    #[derive(Deserialize)]
+    struct Table {
+        board: RawBoard,
     }
 
-    /// The board error of a file that must not load, checked to name the file and `key`.
-    fn board_error(text: &str, key: &str) -> BoardError {
-        let err = Site::parse("bad.toml", text).unwrap_err();
-        let shown = err.to_string();
-        assert!(shown.starts_with(&format!("bad.toml: `{key}`: ")), "{shown}");
-        match err {
-            SiteError::Board { file, error } => {
-                assert_eq!((file.as_str(), error.key()), ("bad.toml", key));
-                error
-            }
-            other => panic!("not a board error: {other:?}"),
-        }
+    /// The board of a `[board]` table given as its lines.
+    fn board(lines: &[&str]) -> Result<BoardSpec, BoardError> {
+        let text = format!("[board]\n{}\n", lines.join("\n"));
+        let table: Table = toml::from_str(&text).unwrap();
+        BoardSpec::try_from(table.board)
     }
+
+    /// LinkedIn's board (6x6, 3x2 boxes) with `boxes` as given.
+    fn six(boxes: &str) -> Result<BoardSpec, BoardError> {
+        board(&[
+            "side = 6",
+            &format!("boxes = {boxes:?}"),
+            "cells = \".sudoku-cell\"",
+            "order = \"position\"",
+            "given = { class = \"sudoku-cell-prefilled\" }",
+        ])
+    }
+
+    /// The error, checked to name `key`.
+    fn error(board: Result<BoardSpec, BoardError>, key: &str) -> BoardError {
+        let err = board.unwrap_err();
+        assert_eq!(err.key(), key, "{err}");
+        err
+    }
+
+    const NAME: [&str; 4] = [
+        "cells = \"table#sudoku_main_board input.i3\"",
+        "order = \"id\"",
+        "id_template = \"c{index1}\"",
+        "given = { attribute = \"readonly\" }",
+    ];
 
     #[test]
     fn a_box_shape_that_is_not_w_by_h_is_refused_naming_boxes() {
         for bad in ["3-2", "3x", "x2", "threextwo", "3x2x1", ""] {
-            let text = with(LINKEDIN, "boxes = \"3x2\"", &format!("boxes = {bad:?}"));
-            let err = board_error(&text, "board.boxes");
+            let err = error(six(bad), "board.boxes");
             assert_eq!(err, BoardError::BoxText(bad.to_string()));
             assert!(err.to_string().contains("is not `WxH`"), "{err}");
         }
@@ -752,18 +766,16 @@ mod tests {
 
     #[test]
     fn a_box_shape_that_does_not_tile_the_side_is_refused_naming_boxes() {
-        for (bad, w, h) in [("2x2", 2, 2), ("3x3", 3, 3), ("6x0", 6, 0), ("1x1", 1, 1)] {
-            let text = with(LINKEDIN, "boxes = \"3x2\"", &format!("boxes = \"{bad}\""));
-            let err = board_error(&text, "board.boxes");
-            let shape = BoxShape { width: w, height: h };
+        for (bad, width, height) in [("2x2", 2, 2), ("3x3", 3, 3), ("6x0", 6, 0), ("1x1", 1, 1)] {
+            let err = error(six(bad), "board.boxes");
+            let shape = BoxShape { width, height };
             assert_eq!(err, BoardError::BoxesDoNotTile { shape, side: 6 });
             assert!(err.to_string().contains("do not tile a side of 6"), "{err}");
         }
         // A shape that does tile is kept as a type, and gives the geometry.
         for (ok, w, h) in [("2x3", 2, 3), ("6 X 1", 6, 1), (" 3x2 ", 3, 2)] {
-            let text = with(LINKEDIN, "boxes = \"3x2\"", &format!("boxes = \"{ok}\""));
-            let site = Site::parse("ok.toml", &text).unwrap();
-            let dom = site.board.dom().unwrap();
+            let spec = six(ok).unwrap();
+            let dom = spec.dom().unwrap();
             assert_eq!(dom.boxes, Some(BoxShape { width: w, height: h }));
             assert_eq!(dom.geometry().unwrap().box_shape(), Some((w, h)));
         }
@@ -771,12 +783,16 @@ mod tests {
 
     #[test]
     fn a_side_the_web_does_not_play_is_refused_naming_side() {
-        let text = with(LINKEDIN, "side = 6", "side = 7");
-        assert_eq!(board_error(&text, "board.side"), BoardError::Side(7));
+        let err = error(
+            board(&["side = 7", "cells = \"td\"", "given = { class = \"g\" }"]),
+            "board.side",
+        );
+        assert_eq!(err, BoardError::Side(7));
     }
 
     #[test]
     fn a_pixel_board_with_a_key_for_page_cells_is_refused_naming_it() {
+        let canvas = ["cells = \"#game > canvas\"", "read = \"pixels\""];
         for (add, key) in [
             ("given = { class = \"x\" }", "board.given"),
             ("side = 6", "board.side"),
@@ -785,104 +801,107 @@ mod tests {
             ("id_template = \"c{index1}\"", "board.id_template"),
             ("value = \"text\"", "board.value"),
         ] {
-            let text = with(SUDOKU_COM, "read = \"pixels\"", &format!("read = \"pixels\"\n{add}"));
-            let err = board_error(&text, key);
+            let err = error(board(&[canvas[0], canvas[1], add]), key);
             assert!(matches!(err, BoardError::NotForPixels { .. }), "{add}: {err:?}");
             assert!(err.to_string().contains("read = \"pixels\""), "{err}");
         }
         // The defaults written out say nothing, as before: the board still loads.
-        let text = with(
-            SUDOKU_COM,
-            "read = \"pixels\"",
-            "read = \"pixels\"\nside = 9\norder = \"document\"\nvalue = \"value\"\nmin_givens = 20",
-        );
-        let site = Site::parse("ok.toml", &text).unwrap();
-        let BoardSpec::Pixels(p) = &site.board else { panic!("a pixel board: {:?}", site.board) };
+        let spec = board(&[
+            canvas[0],
+            canvas[1],
+            "side = 9",
+            "order = \"document\"",
+            "value = \"value\"",
+            "min_givens = 20",
+        ])
+        .unwrap();
+        let BoardSpec::Pixels(p) = &spec else { panic!("a pixel board: {spec:?}") };
         assert_eq!((p.element.as_str(), p.min_givens), ("#game > canvas", Some(20)));
-        assert_eq!(site.min_givens_for(4), 20);
+        assert_eq!(spec.min_givens_for(4), 20);
     }
 
     #[test]
     fn a_board_of_elements_without_a_given_marker_is_refused_naming_given() {
-        let given = SUDOKU_NAME.lines().find(|l| l.starts_with("given")).unwrap();
-        let text = SUDOKU_NAME.replace(given, "");
-        let err = board_error(&text, "board.given");
+        let err = error(board(&NAME[..3]), "board.given");
         assert_eq!(err, BoardError::GivenMissing);
         assert!(err.to_string().starts_with("is required"), "{err}");
     }
 
     #[test]
     fn given_markers_are_parsed_once_and_bad_ones_name_given() {
-        let given = SUDOKU_NAME.lines().find(|l| l.starts_with("given")).unwrap();
-        let parse = |marker: &str| {
-            Site::parse("x.toml", &SUDOKU_NAME.replace(given, &format!("given = {marker}")))
+        let with = |marker: &str| {
+            let given = format!("given = {marker}");
+            board(&[NAME[0], NAME[1], NAME[2], &given])
         };
-        let site = parse("{ style = \" font-weight :  700 \" }").unwrap();
+        let spec = with("{ style = \" font-weight :  700 \" }").unwrap();
         let style = Style { property: "font-weight".into(), value: "700".into() };
-        assert_eq!(site.board.dom().unwrap().given, Given::Style(style));
+        assert_eq!(spec.dom().unwrap().given, Given::Style(style));
         // Written back as the scripts and the file say it.
-        assert!(site.board.to_toml().contains("given = { style = \"font-weight: 700\" }"));
-        assert_eq!(parse("{ filled = true }").unwrap().board.dom().unwrap().given, Given::Filled);
+        assert!(spec.to_toml().contains("given = { style = \"font-weight: 700\" }"));
+        assert_eq!(with("{ filled = true }").unwrap().dom().unwrap().given, Given::Filled);
         for (marker, want) in [
             ("{ style = \"font-weight 700\" }", BoardError::GivenStyle("font-weight 700".into())),
             ("{ style = \"color:\" }", BoardError::GivenStyle("color:".into())),
             ("{ class = \" \" }", BoardError::GivenEmpty),
             ("{ filled = false }", BoardError::FilledFalse),
         ] {
-            let text = SUDOKU_NAME.replace(given, &format!("given = {marker}"));
-            assert_eq!(board_error(&text, "board.given"), want, "{marker}");
+            assert_eq!(error(with(marker), "board.given"), want, "{marker}");
         }
-    }
-
-    #[test]
-    fn an_unknown_strategy_is_refused_naming_the_key() {
-        let text = with(LINKEDIN, "strategy = \"click\"", "strategy = \"telepathy\"");
-        let err = Site::parse("bad.toml", &text).unwrap_err().to_string();
-        assert!(err.starts_with("bad.toml: "), "{err}");
-        assert!(err.contains("strategy"), "{err}");
-        assert!(err.contains("telepathy"), "{err}");
-        assert!(err.contains("per-cell"), "the known strategies are listed: {err}");
-        // Each known one loads as its variant.
-        for (name, want) in [
-            ("keys", Strategy::Keys),
-            ("actions", Strategy::Actions),
-            ("per-cell", Strategy::PerCell),
-            ("script", Strategy::Script),
-            ("click", Strategy::Click),
-        ] {
-            let text = with(LINKEDIN, "strategy = \"click\"", &format!("strategy = \"{name}\""));
-            assert_eq!(Site::parse("ok.toml", &text).unwrap().fill.strategy, want);
-        }
+        let unproven = board(&[NAME[0], NAME[1], NAME[2], NAME[3], "unproven = true"]);
+        assert_eq!(error(unproven, "board.unproven"), BoardError::UnprovenWithMarker);
     }
 
     #[test]
     fn id_templates_and_min_givens_name_their_keys() {
-        let demo = include_str!("../../sites/demo.toml");
-        let text = with(demo, "id_template = \"cell-{row1}-{col1}\"", "");
-        assert_eq!(board_error(&text, "board.id_template"), BoardError::IdTemplateMissing);
-        let text =
-            with(demo, "id_template = \"cell-{row1}-{col1}\"", "id_template = \"cell-{row1}\"");
-        let err = board_error(&text, "board.id_template");
+        let err = error(board(&[NAME[0], NAME[1], NAME[3]]), "board.id_template");
+        assert_eq!(err, BoardError::IdTemplateMissing);
+        let err = error(
+            board(&[NAME[0], NAME[1], "id_template = \"c{row}\"", NAME[3]]),
+            "board.id_template",
+        );
         assert!(err.to_string().contains("does not give 81 different ids"), "{err}");
-        let text = with(demo, "order = \"id\"", "order = \"document\"");
-        assert_eq!(board_error(&text, "board.id_template"), BoardError::IdTemplateUnused);
-        let text = with(LINKEDIN, "side = 6", "side = 6\nmin_givens = 37");
-        assert_eq!(board_error(&text, "board.min_givens"), BoardError::MinGivens(36));
+        let err =
+            error(board(&[NAME[0], "order = \"document\"", NAME[2], NAME[3]]), "board.id_template");
+        assert_eq!(err, BoardError::IdTemplateUnused);
+        let err = error(
+            board(&[NAME[0], NAME[1], NAME[2], NAME[3], "min_givens = 82"]),
+            "board.min_givens",
+        );
+        assert_eq!(err, BoardError::MinGivens(81));
+        let err = error(board(&["cells = \"td[\"", NAME[3]]), "board.cells");
+        assert!(err.to_string().contains("is not a valid CSS selector"), "{err}");
     }
 
-    /// Every site file shipped loads, and its board written out (what `sites learn` and
-    /// self-healing print) loads back as the same board.
+    /// A board written out (what `sites learn` and self-healing print) loads back as the same
+    /// board, for every kind of key.
     #[test]
-    fn every_embedded_board_reads_back_the_same() {
-        #[derive(Deserialize)]
-        struct Table {
-            board: RawBoard,
-        }
-        for (file, text) in crate::web::site::EMBEDDED {
-            let site = Site::parse(file, text).unwrap();
-            let written = site.board.to_toml();
+    fn a_board_written_out_reads_back_the_same() {
+        let boards = [
+            six("3x2").unwrap(),
+            board(&NAME).unwrap(),
+            board(&["cells = \"#game > canvas\"", "read = \"pixels\"", "ready_timeout_ms = 900"])
+                .unwrap(),
+            board(&[
+                "side = 4",
+                "cells = \"rect\"",
+                "value = \"overlay\"",
+                "read = \"script\"",
+                "given = { style = \"color: rgb(0, 0, 0)\" }",
+                "min_givens = 4",
+            ])
+            .unwrap(),
+            board(&[
+                "cells = \"td\"",
+                "value = { attribute = \"aria-label\" }",
+                "given = { filled = true }",
+                "unproven = true",
+            ])
+            .unwrap(),
+        ];
+        for spec in boards {
+            let written = spec.to_toml();
             let table: Table = toml::from_str(&written).unwrap();
-            assert_eq!(BoardSpec::try_from(table.board), Ok(site.board), "{file}:\n{written}");
+            assert_eq!(BoardSpec::try_from(table.board), Ok(spec), "{written}");
         }
     }
 }
