@@ -123,9 +123,8 @@ pub struct Fill {
     pub navigate: Navigate,
 }
 
-/// Fill strategies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// Fill strategies (`[fill] strategy`, by the names in [`Strategy::NAMES`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// Click the first cell, then one Element Send Keys with every key for the board (digits,
     /// Tabs): real key events, two commands, the fastest measured.
@@ -142,6 +141,35 @@ pub enum Strategy {
     /// not inputs (`div`, `span`, `td`, SVG) and select on click. The whole board is one
     /// Actions chain after the first cell proved that a click selects it.
     Click,
+}
+
+impl Strategy {
+    /// Each strategy by its name in a site file.
+    pub const NAMES: [(&'static str, Strategy); 5] = [
+        ("keys", Strategy::Keys),
+        ("actions", Strategy::Actions),
+        ("per-cell", Strategy::PerCell),
+        ("script", Strategy::Script),
+        ("click", Strategy::Click),
+    ];
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = String;
+
+    /// A name of [`Strategy::NAMES`]; else a message naming the key and the known names.
+    fn from_str(name: &str) -> Result<Strategy, String> {
+        Strategy::NAMES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| {
+            let known: Vec<&str> = Strategy::NAMES.iter().map(|(n, _)| *n).collect();
+            format!("`fill.strategy`: unknown strategy `{name}` (known: {})", known.join(", "))
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Strategy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strategy, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// Moving between cells inside one Actions chain.
@@ -901,15 +929,9 @@ mod tests {
         let err = Site::parse("bad.toml", &bad).unwrap_err().to_string();
         assert!(err.starts_with("bad.toml: "), "{err}");
         assert!(err.contains("strategy = \"telepathy\""), "the key and value are shown: {err}");
-        assert!(err.contains("unknown variant `telepathy`"), "{err}");
-        assert!(err.contains("per-cell"), "the known strategies are listed: {err}");
-        for (name, want) in [
-            ("keys", Strategy::Keys),
-            ("actions", Strategy::Actions),
-            ("per-cell", Strategy::PerCell),
-            ("script", Strategy::Script),
-            ("click", Strategy::Click),
-        ] {
+        assert!(err.contains("`fill.strategy`: unknown strategy `telepathy`"), "{err}");
+        assert!(err.contains("(known: keys, actions, per-cell, script, click)"), "{err}");
+        for (name, want) in Strategy::NAMES {
             let text = text.replace("strategy = \"click\"", &format!("strategy = \"{name}\""));
             assert_eq!(Site::parse("ok.toml", &text).unwrap().fill.strategy, want);
         }
