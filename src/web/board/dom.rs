@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use thirtyfour::prelude::*;
 
-use super::{Back, BoardSource, Finished, Proof, Seen, Settle, Typed, check_full, missed};
+use super::{Back, BoardSource, Finished, Proof, Seen, Settle, Typed, back_of};
 use crate::grid::{Cell, Grid};
 use crate::web::answer::unproven_error;
 use crate::web::error::{PlayError, is_session_lost, short, wd};
@@ -86,12 +86,7 @@ impl BoardSource for DomBoard<'_> {
         targets: &[Target],
         solution: &Grid,
     ) -> Result<Back, PlayError> {
-        let now = &self.typed()?.after;
-        let wrong = missed(now, targets);
-        if !wrong.is_empty() {
-            return Ok(Back::Dropped(wrong));
-        }
-        check_full(now, solution.cells()).map(|()| Back::Right)
+        back_of(&self.typed()?.after, targets, solution)
     }
 
     async fn retype(&mut self, _seen: &Seen, cells: &[Target]) -> Result<(), PlayError> {
@@ -691,20 +686,5 @@ mod tests {
         let e = judge_typing(Some(others), &b, &b).unwrap_err();
         assert_eq!(e.kind(), crate::web::FailureKind::KeysLeftBoard);
         assert!(e.to_string().contains("other controls changed: #search"), "{e}");
-    }
-
-    #[test]
-    fn a_cell_that_dropped_its_key_is_named_with_what_it_holds() {
-        let solution: Vec<u8> = (0..16).map(|i| (i % 4) as u8 + 1).collect();
-        let full = board("1234123412341234", &[0]);
-        assert!(check_full(&full, &solution).is_ok());
-        // r2c3 lost its key: blank where a 3 belongs.
-        let dropped = board("123412.412341234", &[0]);
-        let e = check_full(&dropped, &solution).unwrap_err();
-        assert!(
-            matches!(&e, PlayError::Dropped { cell, expected: 3, found } if cell.to_string() == "r2c3" && found.is_empty()),
-            "{e}"
-        );
-        assert_eq!(e.kind(), crate::web::FailureKind::DroppedKeys);
     }
 }

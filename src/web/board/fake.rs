@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Back, BoardSource, Finished, Seen, Typed, check_full, missed};
+use super::{Back, BoardSource, Finished, Seen, Typed, back_of};
 use crate::grid::{Cell, Geometry, Grid};
 use crate::web::answer::unproven_error;
 use crate::web::error::PlayError;
@@ -159,11 +159,7 @@ impl BoardSource for FakeBoard {
                 ),
             });
         }
-        let wrong = missed(&self.page, targets);
-        if !wrong.is_empty() {
-            return Ok(Back::Dropped(wrong));
-        }
-        check_full(&self.page, solution.cells()).map(|()| Back::Right)
+        back_of(&self.page, targets, solution)
     }
 
     async fn retype(&mut self, _seen: &Seen, cells: &[Target]) -> Result<(), PlayError> {

@@ -126,6 +126,21 @@ pub(crate) trait BoardSource {
     async fn confirm(&mut self, seen: &Seen) -> Result<String, PlayError>;
 }
 
+/// The board `now` after typing `targets`: right, the typed cells that lost their key, or (a
+/// cell not typed that does not show `solution`) an error. What a source that reads its cells
+/// back at once gives [`BoardSource::read_back`].
+pub(crate) fn back_of(
+    now: &PageBoard,
+    targets: &[Target],
+    solution: &Grid,
+) -> Result<Back, PlayError> {
+    let wrong = missed(now, targets);
+    if !wrong.is_empty() {
+        return Ok(Back::Dropped(wrong));
+    }
+    check_full(now, solution.cells()).map(|()| Back::Right)
+}
+
 /// The typed cells of `targets` the board `now` does not show holding their value.
 pub(crate) fn missed(now: &PageBoard, targets: &[Target]) -> Vec<Missed> {
     targets
@@ -212,6 +227,33 @@ mod tests {
 
     fn run<T>(f: impl std::future::Future<Output = T>) -> T {
         tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(f)
+    }
+
+    /// A 4x4 board from a line (`.` blank), r1c1 a given.
+    fn board4(line: &str) -> PageBoard {
+        let raw: Vec<String> =
+            line.chars().map(|c| if c == '.' { String::new() } else { c.to_string() }).collect();
+        PageBoard {
+            side: 4,
+            given: (0..raw.len()).map(|i| i == 0).collect(),
+            raw,
+            dom_order: (0..16).collect(),
+        }
+    }
+
+    #[test]
+    fn a_cell_that_dropped_its_key_is_named_with_what_it_holds() {
+        let solution: Vec<u8> = (0..16).map(|i| (i % 4) as u8 + 1).collect();
+        let full = board4("1234123412341234");
+        assert!(check_full(&full, &solution).is_ok());
+        // r2c3 lost its key: blank where a 3 belongs.
+        let dropped = board4("123412.412341234");
+        let e = check_full(&dropped, &solution).unwrap_err();
+        assert!(
+            matches!(&e, PlayError::Dropped { cell, expected: 3, found } if cell.to_string() == "r2c3" && found.is_empty()),
+            "{e}"
+        );
+        assert_eq!(e.kind(), crate::web::FailureKind::DroppedKeys);
     }
 
     #[test]
