@@ -23,6 +23,11 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
+// The pixel reader's drawing kit (`src/pixels/drawkit.rs`) is shared with an example, where
+// the library is `sudobot`: in the crate's own tests it is `sudobot` too.
+#[cfg(test)]
+extern crate self as sudobot;
+
 pub mod desktop;
 pub mod format;
 pub mod grid;

@@ -208,7 +208,8 @@ pub fn read(net: &Net, features: &Features, side: usize) -> Reading {
 pub(super) mod tests {
     use ab_glyph::FontVec;
 
-    use super::super::tests::{Canvas, Drawn, LIGHT, Puzzle, Style, draw};
+    use super::super::drawkit::letters_puzzle;
+    use super::super::tests::{Canvas, Drawn, LIGHT, Style, draw};
     use super::super::{CellKind, digits};
     use super::*;
 
@@ -303,19 +304,6 @@ pub(super) mod tests {
         let mut wrong_size = bytes.clone();
         wrong_size[12..16].copy_from_slice(&7u32.to_le_bytes());
         assert!(Net::from_bytes(&wrong_size).is_none());
-    }
-
-    /// A solved 16x16 board (boxes 4x4) with about a third of its cells left empty: values
-    /// 1 to 9, then A to G.
-    pub(in crate::pixels) fn letters_puzzle() -> Puzzle {
-        let cells = (0..256)
-            .map(|i| {
-                let (r, c) = (i / 16, i % 16);
-                let v = ((r % 4) * 4 + r / 4 + c) % 16 + 1;
-                if (i * 7 + r) % 3 == 0 { Drawn::Empty } else { Drawn::Given(v as u8) }
-            })
-            .collect();
-        Puzzle { side: 16, bw: 4, bh: 4, cells }
     }
 
     /// A 16x16 board with letters, drawn in fonts the network never saw, is read exactly in

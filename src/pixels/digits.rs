@@ -26,7 +26,7 @@ pub const TEMPLATE_MAGIC: &[u8; 8] = b"SBDIGIT2";
 pub const NOT_A_DIGIT: u8 = 0;
 
 /// Margin by which the best digit must beat the best glyph that is no digit for full
-/// confidence. Set from `pixels::tests::accuracy` and `lookalikes`: 0.01 takes letters and signs
+/// confidence. Set from the `accuracy` and `lookalikes` reports of `examples/pixel_reports.rs`: 0.01 takes letters and signs
 /// read as certain digits, in fonts never seen, from 125 of 420 reads to 28 of 483 (the rest are
 /// `l` and `I` as 1, and `g` as 9, which have no template), and costs 6 more uncertain cells of
 /// 7,665 (one more board of 126 refused); 0.02 gains no letter and costs more cells.

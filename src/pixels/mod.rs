@@ -15,6 +15,8 @@ mod rectify;
 pub mod watch;
 
 #[cfg(test)]
+mod drawkit;
+#[cfg(test)]
 mod tests;
 
 use std::fmt;
@@ -562,6 +564,20 @@ pub fn read_picture_in(image: Rgba<'_>) -> Result<PictureRead, PixelError> {
     let straightened =
         RgbaImage { width: straight.width, height: straight.height, data: straight.data };
     Ok(PictureRead { read, straightened: Some(straightened) })
+}
+
+/// The glyph scores of each cell of `board` in `image`, in reading order (`None`: no glyph in
+/// the cell): what tells two glyphs alike, for the `similarities` report of
+/// `examples/pixel_reports.rs` (the evidence for `SAME_GLYPH` and `OTHER_GLYPH`).
+#[doc(hidden)]
+pub fn glyph_scores(image: Rgba<'_>, board: &Board) -> Vec<Option<digits::Scores>> {
+    let mut out = Vec::with_capacity(board.side * board.side);
+    for &(y0, y1) in &board.rows {
+        for &(x0, x1) in &board.cols {
+            out.push(cells::read_cell(image, (x0, y0, x1, y1), board.side).1);
+        }
+    }
+    out
 }
 
 /// A board of `side` cells `cell` pixels wide between lines `line` pixels thick, boxes

@@ -22,6 +22,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::config::Browser;
+use super::poll::poll_blocking;
 
 pub use super::config::{Attach, TabChoice};
 
@@ -242,20 +243,23 @@ pub fn close_tab(at: &Attach, id: &str, bound: Duration) -> bool {
             return false;
         }
     }
-    loop {
-        let listed = tabs(at, bound).map(|t| t.iter().any(|t| t.id == id));
-        match listed {
-            Ok(false) => {
-                tracing::debug!(id, elapsed = ?start.elapsed(), "closed sudobot's tab");
-                return true;
-            }
-            Ok(true) if start.elapsed() < bound => {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            _ => {
-                tracing::warn!("sudobot's tab {id} at {} did not close", at.address());
-                return false;
-            }
+    // The bound counts from the close asked.
+    let left = bound.saturating_sub(start.elapsed());
+    let gone = poll_blocking(left, Duration::from_millis(20), "sudobot's tab to close", |_| {
+        match tabs(at, bound).map(|t| t.iter().any(|t| t.id == id)) {
+            Ok(false) => Ok(Some(())),
+            Ok(true) => Ok(None),
+            Err(e) => Err(e),
+        }
+    });
+    match gone {
+        Ok(()) => {
+            tracing::debug!(id, elapsed = ?start.elapsed(), "closed sudobot's tab");
+            true
+        }
+        Err(_) => {
+            tracing::warn!("sudobot's tab {id} at {} did not close", at.address());
+            false
         }
     }
 }

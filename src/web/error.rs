@@ -556,6 +556,96 @@ mod tests {
         }
     }
 
+    /// Every kind with its decisions, written out (not derived from the rules under test):
+    /// (kind, retried on a fresh session, session replaced, evidence kept, the board's fault).
+    /// The match makes a new kind a compile error here until its decisions are written down.
+    fn decisions(kind: FailureKind) -> (bool, bool, bool, bool) {
+        use FailureKind as K;
+        match kind {
+            // The page or the session misbehaved: another try, a fresh session, evidence.
+            K::PageDidNotLoad
+            | K::FrameNotFound
+            | K::BoardNotReady
+            | K::BoardUnreadable
+            | K::NotReadBack
+            | K::NoBoardFound
+            | K::BoardChanged
+            | K::KeysLeftBoard
+            | K::TypingFailed
+            | K::ClickDoesNotSelect
+            | K::InputMode
+            | K::DroppedKeys
+            | K::NotConfirmed
+            | K::Dialog
+            | K::PageSaysWrong
+            | K::TechniqueEngine
+            | K::WebDriver => (true, true, true, false),
+            // Nothing is left to ask for evidence.
+            K::SessionLost | K::DriverDied | K::NoSession => (true, true, false, false),
+            // The board's own fault: another session reads it the same way.
+            K::InvalidBoard | K::NoSolution | K::PlayersMistakes | K::SeveralSolutions => {
+                (false, false, false, true)
+            }
+            // A fresh session has no login either; a signal ends the run.
+            K::LoginRequired | K::Interrupted => (false, true, false, false),
+        }
+    }
+
+    #[test]
+    fn each_kind_decides_retry_session_and_evidence_as_written_down() {
+        use FailureKind as K;
+        let all = [
+            K::SessionLost,
+            K::PageDidNotLoad,
+            K::FrameNotFound,
+            K::BoardNotReady,
+            K::BoardUnreadable,
+            K::NotReadBack,
+            K::NoBoardFound,
+            K::InvalidBoard,
+            K::NoSolution,
+            K::PlayersMistakes,
+            K::SeveralSolutions,
+            K::BoardChanged,
+            K::KeysLeftBoard,
+            K::TypingFailed,
+            K::ClickDoesNotSelect,
+            K::InputMode,
+            K::DroppedKeys,
+            K::NotConfirmed,
+            K::Dialog,
+            K::PageSaysWrong,
+            K::TechniqueEngine,
+            K::LoginRequired,
+            K::WebDriver,
+            K::DriverDied,
+            K::NoSession,
+            K::Interrupted,
+        ];
+        let names: std::collections::HashSet<&str> = all.iter().map(|k| k.name()).collect();
+        assert_eq!(names.len(), all.len(), "every kind once, each with its own name");
+        for kind in all {
+            let (retried, replaces, evidence, board) = decisions(kind);
+            assert_eq!(kind.is_retried(), retried, "{kind}: retried");
+            assert_eq!(kind.replaces_session(), replaces, "{kind}: session replaced");
+            assert_eq!(kind.keeps_evidence(), evidence, "{kind}: evidence");
+            assert_eq!(kind.is_board_problem(), board, "{kind}: the board's fault");
+        }
+        // Every error the page can give is of the kind listed for it, and decides the same.
+        for (error, kind) in each_kind() {
+            assert_eq!(error.kind(), kind, "{error}");
+            assert_eq!(error.is_board_problem(), decisions(kind).3, "{error}");
+        }
+        // Those that are not in `each_kind`: a board unreadable, none found.
+        let unreadable = PlayError::Pixels {
+            selector: "#c".into(),
+            source: crate::pixels::PixelError::Uncertain { cells: vec![Cell { row: 0, col: 0 }] },
+            note: String::new(),
+        };
+        assert_eq!(unreadable.kind(), K::BoardUnreadable);
+        assert!(unreadable.kind().is_retried() && unreadable.keeps_evidence());
+    }
+
     #[test]
     fn a_lost_session_is_its_own_kind_whatever_step_it_broke() {
         let lost = [

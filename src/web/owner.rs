@@ -34,6 +34,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
+use super::poll::poll_blocking;
+
 /// How long stopping a tree may wait for its processes to be gone.
 pub const STOP_BOUND: Duration = Duration::from_millis(1500);
 
@@ -231,14 +233,16 @@ impl DriverTree {
     /// shows as a zombie (its main thread) a moment before it can be reaped: this waits up to
     /// 300 ms for that.
     pub fn exit_status(&self) -> Option<ExitStatus> {
-        let start = Instant::now();
-        loop {
-            let status = self.child.lock().ok()?.try_wait().ok().flatten();
-            if status.is_some() || start.elapsed() > Duration::from_millis(300) {
-                return status;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let reaped = poll_blocking(
+            Duration::from_millis(300),
+            Duration::from_millis(5),
+            "the driver to be reaped",
+            |_| match self.child.lock() {
+                Ok(mut child) => Ok(child.try_wait().ok().flatten()),
+                Err(_) => Err(()),
+            },
+        );
+        reaped.ok()
     }
 
     /// Kills the whole tree at once (SIGKILL to the group and to strays that carry the run
@@ -273,17 +277,21 @@ impl Drop for DriverTree {
 /// Kills every process of the group and every stray whose arguments name the run directory,
 /// repeatedly, until none runs or the bound passes. Returns what still runs.
 fn wait_gone(pgid: i32, marker: &str, bound: Duration, mut reap: impl FnMut()) -> Vec<i32> {
-    let start = Instant::now();
-    loop {
+    let mut left = Vec::new();
+    let gone = poll_blocking(bound, Duration::from_millis(5), "the driver tree to go", |_| {
         reap();
-        let left = tree_members(pgid, marker);
-        if left.is_empty() || start.elapsed() >= bound {
-            return left;
+        left = tree_members(pgid, marker);
+        if left.is_empty() {
+            return Ok::<_, ()>(Some(()));
         }
         for &pid in &left {
             sys::kill_pid(pid);
         }
-        std::thread::sleep(Duration::from_millis(5));
+        Ok(None)
+    });
+    match gone {
+        Ok(()) => Vec::new(),
+        Err(_) => left,
     }
 }
 
@@ -444,10 +452,10 @@ mod tests {
         let args = ["--port=1".to_string()];
         let mut tree = DriverTree::spawn(script.to_str().unwrap(), &args, &[], &dir).unwrap();
         let pgid = tree.pid();
-        let start = Instant::now();
-        while tree_members(pgid, "").len() < 3 && start.elapsed() < Duration::from_secs(5) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let _ =
+            poll_blocking(Duration::from_secs(5), Duration::from_millis(5), "3 members", |_| {
+                Ok::<_, ()>((tree_members(pgid, "").len() >= 3).then_some(()))
+            });
         assert_eq!(
             tree_members(pgid, "").len(),
             3,

@@ -205,23 +205,21 @@ pub async fn enter_frame_now(driver: &WebDriver, frame: &str) -> WebDriverResult
     }
 }
 
-/// Triggers the site's check if it has one and waits for its success marker. `alert` is a
-/// dialog that opened with the last key typed (already dismissed): a failure when it says the
-/// solution is wrong, the confirmation when the site confirms by an alert with its text, and
-/// otherwise only information (the site's own rule still decides, and a failure names it).
-/// A dialog that opens while waiting is dismissed and judged the same way.
-pub(super) async fn confirm(
-    driver: &WebDriver,
-    site: &Site,
-    key_cell: Option<&WebElement>,
+/// What the board's finish already settles before the page is asked: `alert` is a dialog that
+/// opened with the last key typed (already dismissed): a failure when it says the solution is
+/// wrong, the confirmation when the site confirms by an alert with its text, and otherwise
+/// only information (the site's own rule still decides, and a failure names it). `before`: the
+/// success marker showed success before anything was typed, which proves nothing. `None`: the
+/// page is to be asked ([`await_confirmation`]).
+pub(super) fn settled_by(
+    success: &Success,
+    alert: Option<&str>,
     before: bool,
-    alert: Option<String>,
-) -> Result<String, PlayError> {
-    let success = &site.completion.success;
-    if let Some(text) = &alert {
+) -> Result<Option<String>, PlayError> {
+    if let Some(text) = alert {
         match alert_says(success, text) {
             AlertSays::Refutes(e) => return Err(e),
-            AlertSays::Confirms(shown) => return Ok(shown),
+            AlertSays::Confirms(shown) => return Ok(Some(shown)),
             AlertSays::Neither => {
                 tracing::info!("an alert said {text:?} when the last value was typed (dismissed)")
             }
@@ -238,8 +236,21 @@ pub(super) async fn confirm(
             ),
         });
     }
+    Ok(None)
+}
+
+/// Triggers the site's check if it has one (the completion key pressed in `key_cell`) and
+/// waits for its success marker. `alert`: a dialog met while typing that was no confirmation,
+/// for the message. A dialog that opens while waiting is dismissed and judged as
+/// [`settled_by`] judges one.
+pub(super) async fn await_confirmation(
+    driver: &WebDriver,
+    site: &Site,
+    key_cell: Option<&WebElement>,
+    alert: Option<String>,
+) -> Result<String, PlayError> {
     complete(driver, site, key_cell).await?;
-    if success.read_back {
+    if site.completion.success.read_back {
         // Every cell was read back right; the page's own verdict is not known.
         return Ok(String::new());
     }

@@ -1,24 +1,25 @@
 //! One puzzle on one page, the one story for every kind of board: navigate, find the board
-//! (the site's, or discovered), wait until it is ready, read it, solve it (once, in
+//! (the site's, or discovered), wait until it is ready and read it, solve it (once, in
 //! [`super::answer`]), plan the keys, and by the run's [`Mode`] give a hint, stop (a dry run) or
-//! type, read back and wait for the page's confirmation. What differs between a board of
-//! elements and a board drawn on a canvas is the source's ([`super::board`]).
+//! type, read back (cells that dropped a key typed once more) and wait for the page's
+//! confirmation. What differs between a board of elements and a board drawn on a canvas is the
+//! source's ([`super::board::BoardSource`]); the story is [`play_on`].
 
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use thirtyfour::prelude::WebDriver;
 
 use super::answer::{engine_order, hint_for, solve_board};
-use super::board::{canvas, dom};
+use super::board::canvas::CanvasBoard;
+use super::board::dom::DomBoard;
+use super::board::{Back, BoardSource, Seen, Typed};
 use super::error::PlayError;
 use super::fill::{self, Target};
 use super::locate::{Locate, find_board};
 use super::options::{Mode, Outcome, PlayOptions, Timings, timed};
-use super::page::{navigate, normal_mode};
+use super::page::{navigate, settled_by};
 use super::read::PageBoard;
-use super::site::{BoardSpec, DomSpec, ReadMode, Site};
-use crate::grid::Grid;
+use crate::grid::{Cell, Grid};
 
 /// Plays one puzzle. `timings` is filled phase by phase, so a failure still shows the phases
 /// it reached.
@@ -43,10 +44,112 @@ pub async fn play(
     timed(&mut timings.navigate, t);
     let (site, healed) = find_board(driver, locate, options, timings).await?;
     let site = site.as_ref();
-    match &site.board {
-        BoardSpec::Pixels(_) => play_pixels(driver, site, options, timings, healed).await,
-        BoardSpec::Dom(dom) => play_elements(driver, site, dom, options, timings, healed).await,
+    if site.board.is_pixels() {
+        play_on(&mut CanvasBoard::new(driver, site, options), options, timings, healed).await
+    } else {
+        play_on(&mut DomBoard::new(driver, site, options), options, timings, healed).await
     }
+}
+
+/// The story over any board source, once the board is found: read, solve, plan, and with a
+/// mode that types, type, read back and confirm. A board that changed under the keys is read,
+/// solved and typed again, once (never an old answer into a new puzzle); cells that dropped
+/// their key are typed once more.
+pub(crate) async fn play_on<S: BoardSource>(
+    source: &mut S,
+    options: &PlayOptions,
+    timings: &mut Timings,
+    healed: Option<String>,
+) -> Result<Outcome, PlayError> {
+    let mut resolved = 0;
+    loop {
+        let t = Instant::now();
+        let seen = source.read(resolved > 0).await?;
+        match seen.read_took {
+            None => timed(&mut timings.read, t),
+            // The wait for the board was navigation; the read, its last look.
+            Some(took) => {
+                timed(&mut timings.navigate, t);
+                timings.read = Some(took);
+            }
+        }
+        let t = Instant::now();
+        let solved = solve(source, &seen).await?;
+        timed(&mut timings.solve, t);
+        let planned =
+            plan(options, &seen.board, solved, &seen.unsure, resolved, healed.clone(), *timings)?;
+        let (targets, notes, mut outcome) = match planned {
+            Planned::Done(outcome) => return Ok(outcome),
+            Planned::Type { targets, notes, outcome } => (targets, notes, outcome),
+        };
+
+        let t = Instant::now();
+        let typed = source.type_cells(&seen, &targets, &notes, &mut outcome).await;
+        timed(&mut timings.fill, t);
+        let t = Instant::now();
+        match typed? {
+            Typed::Done => {}
+            Typed::Changed(why) if resolved == 0 => {
+                tracing::info!("{why}: reading the board again");
+                resolved += 1;
+                timed(&mut timings.verify, t);
+                continue;
+            }
+            Typed::Changed(why) => return Err(PlayError::BoardChanged(why)),
+        }
+        let result = finish(source, &seen, &targets, &mut outcome).await;
+        timed(&mut timings.verify, t);
+        outcome.timings = *timings;
+        return result.map(|()| outcome);
+    }
+}
+
+/// Solves the board read, once; givens that break a rule or leave no solution are named as
+/// the player's mistakes where the source says nothing proves the givens.
+async fn solve<S: BoardSource>(source: &mut S, seen: &Seen) -> Result<(Grid, Grid), PlayError> {
+    match solve_board(seen.geometry.clone(), &seen.board) {
+        Err(e @ (PlayError::Invalid(_) | PlayError::Unsolvable)) => {
+            Err(source.mistakes(seen).await.unwrap_or(e))
+        }
+        solved => solved,
+    }
+}
+
+/// After typing: read back, type once more the cells that dropped their key (a cell that drops
+/// it again fails the run), and take the page's confirmation: an alert that came with the keys
+/// settles it either way, a marker that showed success before typing proves nothing, else the
+/// page is asked.
+async fn finish<S: BoardSource>(
+    source: &mut S,
+    seen: &Seen,
+    targets: &[Target],
+    outcome: &mut Outcome,
+) -> Result<(), PlayError> {
+    if let Back::Dropped(missed) = source.read_back(seen, targets, &outcome.solution).await? {
+        // Each cleared of what it shows, then typed again.
+        let again: Vec<Target> =
+            missed.iter().map(|m| Target { clear: m.found.chars().count(), ..m.target }).collect();
+        source.retype(seen, &again).await?;
+        outcome.retried = again.len();
+        let back = source.read_back(seen, &again, &outcome.solution).await?;
+        if let Back::Dropped(missed) = back
+            && let Some(m) = missed.first()
+        {
+            return Err(PlayError::Dropped {
+                cell: Cell::from_index(m.target.index, seen.board.side),
+                expected: m.target.digit,
+                found: m.found.clone(),
+            });
+        }
+    }
+    let finished = source.finished();
+    outcome.confirmation =
+        match settled_by(source.success(), finished.alert.as_deref(), finished.before)? {
+            Some(shown) => shown,
+            None => source.confirm(seen).await?,
+        };
+    outcome.confirmed = !source.success().read_back;
+    Ok(())
 }
 
 /// What the plan says to do after solving.
@@ -96,111 +199,11 @@ fn plan(
     }
 }
 
-/// A board of page elements: read, solve, type behind the guard, read back; a board that
-/// changed under the keys is read and solved again, once.
-async fn play_elements(
-    driver: &WebDriver,
-    site: &Site,
-    dom: &DomSpec,
-    options: &PlayOptions,
-    timings: &mut Timings,
-    healed: Option<String>,
-) -> Result<Outcome, PlayError> {
-    let mut resolved = 0;
-    let mut mode = dom.read;
-    loop {
-        let t = Instant::now();
-        let board = dom::read_board(driver, site, mode).await?;
-        timed(&mut timings.read, t);
-
-        let t = Instant::now();
-        let geometry = Arc::new(site.geometry().map_err(PlayError::Logic)?);
-        let solved = match solve_board(geometry, &board) {
-            Err(PlayError::Invalid(_) | PlayError::Unsolvable) if dom.unproven.is_some() => {
-                return Err(dom::unproven_mistakes(driver, site, &board).await);
-            }
-            solved => solved?,
-        };
-        timed(&mut timings.solve, t);
-        let planned = plan(options, &board, solved, &[], resolved, healed.clone(), *timings)?;
-        let (targets, notes, mut outcome) = match planned {
-            Planned::Done(outcome) => return Ok(outcome),
-            Planned::Type { targets, notes, outcome } => (targets, notes, outcome),
-        };
-
-        let t = Instant::now();
-        if let Some(mode) = &site.input_mode {
-            normal_mode(driver, mode).await?;
-        }
-        let typed =
-            dom::type_guarded(driver, site, options, &board, &targets, &notes, &mut outcome).await;
-        timed(&mut timings.fill, t);
-        let t = Instant::now();
-        let result = match typed {
-            Ok(dom::Typed::Done(typed)) => {
-                dom::verify(driver, site, typed, &board, &targets, &mut outcome).await
-            }
-            Ok(dom::Typed::Changed(why)) if resolved == 0 => {
-                // Read, solve and type again, once: never an old answer into a new puzzle.
-                tracing::info!("{why}: reading the board again");
-                resolved += 1;
-                mode = ReadMode::Script;
-                timed(&mut timings.verify, t);
-                continue;
-            }
-            Ok(dom::Typed::Changed(why)) => Err(PlayError::BoardChanged(why)),
-            Err(e) => Err(e),
-        };
-        timed(&mut timings.verify, t);
-        outcome.timings = *timings;
-        return result.map(|()| outcome);
-    }
-}
-
-/// A board drawn on a canvas: read from its pixels (cells it cannot tell are left out where
-/// the rest has one solution), typed at cell centres with the first key proven, read back
-/// until every cell shows the solution.
-async fn play_pixels(
-    driver: &WebDriver,
-    site: &Site,
-    options: &PlayOptions,
-    timings: &mut Timings,
-    healed: Option<String>,
-) -> Result<Outcome, PlayError> {
-    let bound =
-        site.board.ready_timeout_ms().map(Duration::from_millis).unwrap_or(options.element_timeout);
-    let t = Instant::now();
-    let seen = canvas::read(driver, site, bound).await?;
-    timed(&mut timings.navigate, t);
-    // The read itself: the last screenshot and recognition.
-    timings.read = Some(seen.shot.screenshot + seen.shot.recognition);
-
-    let t = Instant::now();
-    let (board, puzzle, solution, unsure) = canvas::solve_read(&seen.shot, site.board.cells())?;
-    timed(&mut timings.solve, t);
-    let planned = plan(options, &board, (puzzle, solution), &unsure, 0, healed, *timings)?;
-    let (targets, notes, mut outcome) = match planned {
-        Planned::Done(outcome) => return Ok(outcome),
-        Planned::Type { targets, notes, outcome } => (targets, notes, outcome),
-    };
-
-    let t = Instant::now();
-    let typed = canvas::type_all(driver, &seen, &targets, &notes, options).await;
-    timed(&mut timings.fill, t);
-    typed?;
-
-    let t = Instant::now();
-    let result = canvas::verify(driver, site, &seen, &outcome.solution, &unsure).await;
-    timed(&mut timings.verify, t);
-    outcome.timings = *timings;
-    outcome.confirmation = result?;
-    outcome.confirmed = !site.completion.success.read_back;
-    Ok(outcome)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
     use crate::grid::Geometry;
     use crate::logic::Scale;
 

@@ -25,6 +25,10 @@ pub enum Waited<E> {
     Out(Duration),
 }
 
+/// No bound: a watch that runs until its condition, raced (`tokio::select!`) against a future
+/// that is bounded (a session start, a command), which ends it otherwise.
+pub const WATCH: Duration = Duration::MAX;
+
 /// Calls `look` at once and then every `every` (a slow look delays the next one, it does not
 /// pile up), with the time since the wait began. `Ok(Some(t))` ends the wait with `t`,
 /// `Ok(None)` looks again, `Err(e)` stops it with [`Waited::Stopped`]. After a look that is
@@ -42,15 +46,48 @@ pub async fn poll<T, E>(
     loop {
         tick.tick().await;
         let elapsed = start.elapsed();
-        match look(elapsed).await {
-            Ok(Some(done)) => return Ok(done),
-            Ok(None) => {}
-            Err(e) => return Err(Waited::Stopped(e)),
+        if let Some(end) = ended(look(elapsed).await, elapsed, bound, start, what) {
+            return end;
         }
-        if elapsed >= bound {
+    }
+}
+
+/// [`poll`] for a thread with no runtime to wait in (a process tree stopped on drop, a tab
+/// closed from a signal handler's thread): the same rule, the thread sleeping between looks.
+pub fn poll_blocking<T, E>(
+    bound: Duration,
+    every: Duration,
+    what: &str,
+    mut look: impl FnMut(Duration) -> Result<Option<T>, E>,
+) -> Result<T, Waited<E>> {
+    let start = Instant::now();
+    loop {
+        let looked_at = Instant::now();
+        let elapsed = start.elapsed();
+        if let Some(end) = ended(look(elapsed), elapsed, bound, start, what) {
+            return end;
+        }
+        std::thread::sleep(every.saturating_sub(looked_at.elapsed()));
+    }
+}
+
+/// The rule of both waits: what a look that began `elapsed` into the wait ends it with, if it
+/// ends it.
+fn ended<T, E>(
+    looked: Result<Option<T>, E>,
+    elapsed: Duration,
+    bound: Duration,
+    start: Instant,
+    what: &str,
+) -> Option<Result<T, Waited<E>>> {
+    match looked {
+        Ok(Some(done)) => Some(Ok(done)),
+        Err(e) => Some(Err(Waited::Stopped(e))),
+        Ok(None) if elapsed >= bound => {
             tracing::debug!(waited = ?start.elapsed(), "gave up waiting for {what}");
-            return Err(Waited::Out(start.elapsed()));
+            Some(Err(Waited::Out(start.elapsed())))
         }
+        Ok(None) => None,
     }
 }
 
@@ -110,6 +147,27 @@ mod tests {
             }));
         assert!(matches!(got, Err(Waited::Out(_))));
         assert_eq!(looks, 1);
+    }
+
+    #[test]
+    fn the_blocking_wait_keeps_the_same_rule() {
+        let mut looks = 0;
+        let got = poll_blocking(Duration::from_secs(5), Duration::from_millis(1), "three", |_| {
+            looks += 1;
+            Ok::<_, ()>((looks == 3).then_some(looks))
+        });
+        assert_eq!(got, Ok(3));
+        let got: Result<(), _> =
+            poll_blocking(Duration::from_secs(5), Duration::from_millis(1), "stop", |_| Err(7));
+        assert_eq!(got, Err(Waited::Stopped(7)));
+        let mut last = Duration::ZERO;
+        let bound = Duration::from_millis(20);
+        let got: Result<(), Waited<()>> =
+            poll_blocking(bound, Duration::from_millis(5), "never", |elapsed| {
+                last = elapsed;
+                Ok(None)
+            });
+        assert!(matches!(got, Err(Waited::Out(w)) if w >= last && last >= bound), "{got:?}");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! Errors are turned into one clear message with the driver and browser versions where they can
 //! be found, and what to install.
 
+use std::convert::Infallible;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -20,7 +21,7 @@ use super::browser::Browser;
 use super::config::{DriverMode, WebDriverConfig};
 use super::error::PlayError;
 use super::owner::{DriverTree, ProcState, RunDir};
-use super::poll::poll;
+use super::poll::{WATCH, Waited, poll};
 use super::profile::{self, ProfileError};
 use super::signals::{Cancel, Signal};
 
@@ -397,14 +398,12 @@ impl Session {
         let (Some(tree), None) = (&self.tree, &self.attached) else {
             return std::future::pending().await;
         };
-        tokio::time::sleep(Duration::from_secs(3)).await;
-        let mut tick = tokio::time::interval(Duration::from_millis(200));
-        loop {
-            tick.tick().await;
-            if tree.children().is_empty() {
-                return;
-            }
-        }
+        // The driver's time to launch the browser, then a look every 200 ms.
+        let grace = Duration::from_secs(3);
+        let _ = poll(WATCH, Duration::from_millis(200), "the browser to exit", async |elapsed| {
+            Ok::<_, Infallible>((elapsed >= grace && tree.children().is_empty()).then_some(()))
+        })
+        .await;
     }
 
     async fn browser_failed(&self, config: &WebDriverConfig, reason: String) -> SessionError {
@@ -491,17 +490,17 @@ impl Session {
     /// before a dead driver shows as exited, so a transport failure of a local driver is looked
     /// at again briefly.
     pub async fn cause_of(&self, e: &PlayError) -> Option<Stop> {
-        let tries = if e.is_transport() && self.tree.is_some() { 30 } else { 1 };
-        for _ in 0..tries {
-            if let Some(s) = self.signalled() {
-                return Some(Stop::Signal(s));
-            }
-            if let Some(m) = self.driver_problem() {
-                return Some(Stop::Driver(m));
-            }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        None
+        let bound = if e.is_transport() && self.tree.is_some() {
+            Duration::from_millis(300)
+        } else {
+            Duration::ZERO
+        };
+        poll(bound, Duration::from_millis(10), "the cause of a failure", async |_| {
+            let signal = self.signalled().map(Stop::Signal);
+            Ok::<_, Infallible>(signal.or_else(|| self.driver_problem().map(Stop::Driver)))
+        })
+        .await
+        .ok()
     }
 
     /// Whether a local driver has exited or is stopped now (checked when a command failed, so a
@@ -535,13 +534,11 @@ impl Session {
             if self.tree.is_none() {
                 return std::future::pending::<String>().await;
             }
-            let mut tick = tokio::time::interval(Duration::from_millis(50));
-            loop {
-                tick.tick().await;
-                if let Some(m) = self.driver_problem() {
-                    return m;
-                }
-            }
+            let every = Duration::from_millis(50);
+            let fault = poll(WATCH, every, "the driver to fail", async |_| {
+                Ok::<_, Infallible>(self.driver_problem())
+            });
+            fault.await.unwrap_or_else(|_| unreachable_watch())
         };
         let answering = async {
             if !self.ping || !pingable(&self.server_url) {
@@ -550,10 +547,13 @@ impl Session {
             let bound = Duration::from_secs(2);
             let client = http_client(bound);
             let mut failures = 0;
-            let mut tick = tokio::time::interval(Duration::from_secs(1));
-            tick.tick().await;
-            loop {
-                tick.tick().await;
+            let mut first = true;
+            let every = Duration::from_secs(1);
+            let fault = poll(WATCH, every, "the driver to stop answering", async |_| {
+                // The first ask comes a second after the session started.
+                if std::mem::take(&mut first) {
+                    return Ok(None);
+                }
                 match ask_status(&client, &self.server_url).await {
                     Ok(answer) if answer.ok => failures = 0,
                     Ok(_) => {
@@ -561,23 +561,25 @@ impl Session {
                         tracing::debug!("/status did not answer 200");
                     }
                     Err(e) if self.tree.is_none() && !e.is_timeout() => {
-                        return format!(
+                        return Ok(Some(format!(
                             "the WebDriver server at {} stopped answering ({e})",
                             self.server_url
-                        );
+                        )));
                     }
                     Err(_) => failures += 1,
                 }
-                if failures >= 2 {
-                    let who = match &self.tree {
-                        Some(t) => format!("{} (pid {})", t.binary(), t.pid()),
-                        None => format!("the WebDriver server at {}", self.server_url),
-                    };
-                    return format!(
-                        "{who} stopped answering (/status: no answer within {bound:?}, twice)"
-                    );
+                if failures < 2 {
+                    return Ok::<_, Infallible>(None);
                 }
-            }
+                let who = match &self.tree {
+                    Some(t) => format!("{} (pid {})", t.binary(), t.pid()),
+                    None => format!("the WebDriver server at {}", self.server_url),
+                };
+                Ok(Some(format!(
+                    "{who} stopped answering (/status: no answer within {bound:?}, twice)"
+                )))
+            });
+            fault.await.unwrap_or_else(|_| unreachable_watch())
         };
         tokio::select! {
             m = process => m,
@@ -937,31 +939,43 @@ async fn spawn_driver(
     let start = Instant::now();
     let client = http_client(Duration::from_secs(1));
     let base = format!("http://127.0.0.1:{port}");
-    let mut tick = tokio::time::interval(Duration::from_millis(20));
-    loop {
-        tick.tick().await;
+    let ready = poll(bound, Duration::from_millis(20), "the driver to be ready", async |_| {
         if let Ok(answer) = ask_status(&client, &base).await
             && answer.ready
         {
+            return Ok(Some(()));
+        }
+        match tree.state() {
+            ProcState::Alive => Ok(None),
+            state => Err(state),
+        }
+    })
+    .await;
+    let state = match ready {
+        Ok(()) => {
             tracing::debug!(elapsed = ?start.elapsed(), "driver ready");
             return Ok((tree, port));
         }
-        let state = tree.state();
-        if state != ProcState::Alive || start.elapsed() > bound {
-            let exit = match (state, tree.exit_status()) {
-                (ProcState::Gone, Some(s)) => format!(" (it exited: {})", describe_exit(s)),
-                (ProcState::Gone, None) => " (it exited)".to_string(),
-                (ProcState::Stopped, _) => " (it is stopped)".to_string(),
-                (ProcState::Alive, _) => String::new(),
-            };
-            return Err(SessionError::DriverNotReady {
-                binary: binary.to_string(),
-                port,
-                waited: start.elapsed(),
-                exit,
-            });
-        }
-    }
+        Err(Waited::Stopped(state)) => state,
+        Err(Waited::Out(_)) => tree.state(),
+    };
+    let exit = match (state, tree.exit_status()) {
+        (ProcState::Gone, Some(s)) => format!(" (it exited: {})", describe_exit(s)),
+        (ProcState::Gone, None) => " (it exited)".to_string(),
+        (ProcState::Stopped, _) => " (it is stopped)".to_string(),
+        (ProcState::Alive, _) => String::new(),
+    };
+    Err(SessionError::DriverNotReady {
+        binary: binary.to_string(),
+        port,
+        waited: start.elapsed(),
+        exit,
+    })
+}
+
+/// A watch ([`WATCH`]) has no bound to pass: it ends only with its condition.
+fn unreachable_watch() -> String {
+    "a watch without a bound ended without its condition".to_string()
 }
 
 fn free_port() -> std::io::Result<u16> {

@@ -13,16 +13,103 @@ use std::time::{Duration, Instant};
 
 use thirtyfour::prelude::*;
 
+use super::{Back, BoardSource, Finished, Proof, Seen, Settle, Typed};
 use crate::grid::{Cell, Grid};
 use crate::pixels::{self, BoardRead, CellKind, PixelError, Puzzle, Uncertain};
 use crate::web::answer;
 use crate::web::error::{PlayError, is_session_lost, short};
 use crate::web::fill::Target;
-use crate::web::options::PlayOptions;
+use crate::web::options::{Outcome, PlayOptions};
 use crate::web::page;
-use crate::web::poll::{CLICK_PROOF, SETTLE, Waited, poll};
+use crate::web::poll::{SETTLE, Waited, poll};
 use crate::web::read::{PageBoard, symbol_key};
-use crate::web::site::Site;
+use crate::web::site::{Site, Success};
+
+/// A board drawn on the element `site` names, on the page `driver` shows.
+pub(crate) struct CanvasBoard<'a> {
+    driver: &'a WebDriver,
+    site: &'a Site,
+    options: &'a PlayOptions,
+    /// The element and the shot the board is played from (after `read`).
+    seen: Option<CanvasRead>,
+}
+
+impl<'a> CanvasBoard<'a> {
+    /// The canvas `site` describes, on the page `driver` shows (its frames entered).
+    pub(crate) fn new(driver: &'a WebDriver, site: &'a Site, options: &'a PlayOptions) -> Self {
+        CanvasBoard { driver, site, options, seen: None }
+    }
+
+    /// The board as read; an error before the first read (never, in the story).
+    fn canvas(&self) -> Result<&CanvasRead, PlayError> {
+        self.seen.as_ref().ok_or_else(|| PlayError::Logic("the canvas was never read".into()))
+    }
+}
+
+impl BoardSource for CanvasBoard<'_> {
+    fn success(&self) -> &Success {
+        &self.site.completion.success
+    }
+
+    async fn read(&mut self, _again: bool) -> Result<Seen, PlayError> {
+        let bound = self
+            .site
+            .board
+            .ready_timeout_ms()
+            .map(Duration::from_millis)
+            .unwrap_or(self.options.element_timeout);
+        let canvas = read(self.driver, self.site, bound).await?;
+        let seen = seen_of(&canvas.shot, &canvas.selector)?;
+        self.seen = Some(canvas);
+        Ok(seen)
+    }
+
+    async fn mistakes(&mut self, seen: &Seen) -> Option<PlayError> {
+        let canvas = self.seen.as_ref()?;
+        Some(mistakes_of(&canvas.shot, seen))
+    }
+
+    async fn type_cells(
+        &mut self,
+        _seen: &Seen,
+        targets: &[Target],
+        notes: &[Vec<String>],
+        _outcome: &mut Outcome,
+    ) -> Result<Typed, PlayError> {
+        type_all(self.driver, self.canvas()?, targets, notes, self.options).await?;
+        Ok(Typed::Done)
+    }
+
+    async fn read_back(
+        &mut self,
+        seen: &Seen,
+        _targets: &[Target],
+        solution: &Grid,
+    ) -> Result<Back, PlayError> {
+        verify(self.site, self.canvas()?, solution, &seen.unsure).await?;
+        Ok(Back::Right)
+    }
+
+    async fn retype(&mut self, _seen: &Seen, cells: &[Target]) -> Result<(), PlayError> {
+        // A canvas reads back by waiting for every cell (never [`Back::Dropped`]); a cell typed
+        // again is clicked and keyed again.
+        let canvas = self.canvas()?;
+        type_cells(self.driver, &canvas.el, &canvas.shot, cells).await.map_err(PlayError::Typing)
+    }
+
+    fn finished(&mut self) -> Finished {
+        // A dialog met while typing on a canvas stops the run; no marker is read before.
+        Finished::default()
+    }
+
+    async fn confirm(&mut self, _seen: &Seen) -> Result<String, PlayError> {
+        let completion = &self.site.completion;
+        if completion.success.read_back && completion.submit.is_none() {
+            return Ok(String::new());
+        }
+        page::await_confirmation(self.driver, self.site, None, None).await
+    }
+}
 
 /// Between two screenshots of a wait.
 const TICK: Duration = Duration::from_millis(30);
@@ -179,24 +266,17 @@ async fn wait_board(
     bound: Duration,
 ) -> Result<(WebElement, Shot), PlayError> {
     let selector = site.board.cells();
-    let mut last: Option<(String, Instant)> = None;
+    let mut settle = Settle::default();
     let mut failed = None;
     let looked = poll(bound, TICK, "the board's pixels", async |elapsed| {
         match look(driver, selector).await {
             Ok((el, shot)) => {
                 let givens = shot.page_board().givens();
                 let enough = givens >= site.min_givens_for(shot.read.board.side);
-                let text = shot.read.to_string();
-                let steady = match &last {
-                    Some((t, since)) if *t == text => since.elapsed() >= SETTLE,
-                    _ => {
-                        last = Some((text, Instant::now()));
-                        false
-                    }
-                };
+                let steady = settle.settled(shot.read.to_string(), givens);
                 let certain = enough && shot.read.uncertain().is_empty();
                 // At the bound, the board is taken as it reads.
-                let done = certain || (givens > 0 && steady) || elapsed >= bound;
+                let done = certain || steady || elapsed >= bound;
                 Ok(done.then_some((el, shot)))
             }
             Err(ShotError::Driver(step, e)) if is_session_lost(&e) => {
@@ -230,41 +310,20 @@ async fn wait_board(
     }
 }
 
-/// The givens solved, with the uncertain-cell rule of [`Puzzle::from_read`] (the one pixel policy):
-/// a board with cells the read could not tell is played only when the board without them has
-/// exactly one solution. Returns the page board, the puzzle, the solution and the uncertain
-/// cells' indices (never typed into).
-pub(crate) fn solve_read(
-    shot: &Shot,
-    selector: &str,
-) -> Result<(PageBoard, Grid, Grid, Vec<usize>), PlayError> {
+/// The board `shot` reads as, with the uncertain-cell rule of [`Puzzle::from_read`] (the one
+/// pixel policy): a board with cells the read could not tell is played only when the board
+/// without them has exactly one solution, and those cells are never typed into
+/// ([`Seen::unsure`]); otherwise the read is refused.
+pub(crate) fn seen_of(shot: &Shot, selector: &str) -> Result<Seen, PlayError> {
     let pixels = |source: PixelError| PlayError::Pixels {
         selector: selector.to_string(),
         source,
         note: String::new(),
     };
-    // The one pixel rule (`pixels::Puzzle`): uncertain cells are left out only when the board
-    // without them has exactly one solution; otherwise the read is refused.
     let left_out =
         Puzzle::from_read(&shot.read, Uncertain::LeaveOutIfUnique).map_err(pixels)?.left_out;
     let board = shot.page_board();
     let geometry = shot.read.geometry().map_err(pixels)?;
-    let (puzzle, solution) = match answer::solve_board(geometry.clone(), &board) {
-        Ok(solved) => solved,
-        // Every filled cell is fixed: a wrong one is the player's mistake, named, never typed
-        // over.
-        Err(PlayError::Invalid(_) | PlayError::Unsolvable) => {
-            return Err(answer::unproven_error(
-                &board,
-                &geometry,
-                Some(&shot.ink_hint()),
-                "the board is read from pixels, where the ink colour tells givens from the \
-                 player's entries only as a hint"
-                    .to_string(),
-            ));
-        }
-        Err(e) => return Err(e),
-    };
     if !left_out.is_empty() {
         tracing::info!(
             "{}: the board without them has one solution; they are not typed into",
@@ -272,7 +331,22 @@ pub(crate) fn solve_read(
         );
     }
     let unsure = left_out.iter().map(|c| c.index(board.side)).collect();
-    Ok((board, puzzle, solution, unsure))
+    let read_took = Some(shot.screenshot + shot.recognition);
+    Ok(Seen { board, geometry, unsure, read_took })
+}
+
+/// A board read from `shot` whose filled cells break a rule or leave no solution: every filled
+/// cell is fixed (the ink only hints which are the player's), so a wrong one is the player's
+/// mistake, named, never typed over.
+pub(crate) fn mistakes_of(shot: &Shot, seen: &Seen) -> PlayError {
+    answer::unproven_error(
+        &seen.board,
+        &seen.geometry,
+        Some(&shot.ink_hint()),
+        "the board is read from pixels, where the ink colour tells givens from the player's \
+         entries only as a hint"
+            .to_string(),
+    )
 }
 
 /// Clicks each target's cell centre and sends its key, as one Actions chain.
@@ -340,21 +414,17 @@ fn holds(shot: &Shot, side: usize, index: usize, digit: u8) -> bool {
 }
 
 /// A canvas board as read: its element, its selector and the shot it was read from.
-pub(crate) struct CanvasRead {
+struct CanvasRead {
     /// The board's element.
-    pub(crate) el: WebElement,
+    el: WebElement,
     /// Its selector, for messages and looks.
-    pub(crate) selector: String,
+    selector: String,
     /// The read the board is played from.
-    pub(crate) shot: Shot,
+    shot: Shot,
 }
 
 /// Waits (bounded) for the board's pixels to show a board and reads it.
-pub(crate) async fn read(
-    driver: &WebDriver,
-    site: &Site,
-    bound: Duration,
-) -> Result<CanvasRead, PlayError> {
+async fn read(driver: &WebDriver, site: &Site, bound: Duration) -> Result<CanvasRead, PlayError> {
     let selector = site.board.cells();
     let (el, shot) = wait_board(driver, site, bound).await?;
     tracing::debug!(
@@ -372,7 +442,7 @@ pub(crate) async fn read(
 
 /// Types the targets: the first alone, proven by a read that shows it, then the rest in one
 /// chain (or one by one, telling the steps, with show-thinking).
-pub(crate) async fn type_all(
+async fn type_all(
     driver: &WebDriver,
     seen: &CanvasRead,
     targets: &[Target],
@@ -430,7 +500,8 @@ pub(crate) async fn type_all(
     Ok(())
 }
 
-/// Waits (bounded) for the first typed cell to show its digit.
+/// Waits (bounded: the one click proof) for the first typed cell to show its digit, with
+/// every given as first read.
 async fn prove(
     el: &WebElement,
     selector: &str,
@@ -438,18 +509,32 @@ async fn prove(
     first: &Target,
 ) -> Result<(), PlayError> {
     let side = before.read.board.side;
-    let (last, ok) = wait_for(el, selector, CLICK_PROOF, |s| {
-        holds(s, side, first.index, first.digit) && changed_given(before, s).is_none()
+    let mut last: Option<Shot> = None;
+    let not_shown = super::prove_first(TICK, async || {
+        match shoot(el).await {
+            Ok(shot) => {
+                if holds(&shot, side, first.index, first.digit)
+                    && changed_given(before, &shot).is_none()
+                {
+                    return Ok(Proof::Shown);
+                }
+                last = Some(shot);
+            }
+            Err(ShotError::Driver(step, e)) => {
+                return Err(ShotError::Driver(step, e).into_play(selector));
+            }
+            // A frame caught mid-draw: look again.
+            Err(ShotError::Pixels(e)) => tracing::debug!("read back: {e}"),
+        }
+        let seen = last.as_ref().map(|s| shows(s, first.index));
+        Ok(Proof::Not(seen.unwrap_or_else(|| "no board".into())))
     })
     .await?;
-    if ok {
-        return Ok(());
-    }
+    let Some(seen) = not_shown else { return Ok(()) };
     if let Some(why) = last.as_ref().and_then(|s| changed_given(before, s)) {
         return Err(PlayError::BoardChanged(why));
     }
     let cell = Cell::from_index(first.index, side);
-    let seen = last.map(|s| shows(&s, first.index)).unwrap_or_else(|| "no board".into());
     Err(PlayError::ClickDoesNotSelect(format!(
         "clicking the centre of {cell} on the canvas and pressing {} left it showing {seen}",
         symbol_key(first.digit)
@@ -478,14 +563,13 @@ fn changed_given(before: &Shot, now: &Shot) -> Option<String> {
 }
 
 /// Reads the board back until every cell shows the solution (bounded by the completion
-/// timeout), then waits for the page's own confirmation where the site names one.
-pub(crate) async fn verify(
-    driver: &WebDriver,
+/// timeout).
+async fn verify(
     site: &Site,
     seen: &CanvasRead,
     solution: &Grid,
     unsure: &[usize],
-) -> Result<String, PlayError> {
+) -> Result<(), PlayError> {
     let (el, before) = (&seen.el, &seen.shot);
     let side = before.read.board.side;
     let want = solution.cells();
@@ -509,10 +593,7 @@ pub(crate) async fn verify(
         return Err(PlayError::NotShown { waited: start.elapsed(), detail });
     }
     tracing::debug!("every cell read back right");
-    if site.completion.success.read_back && site.completion.submit.is_none() {
-        return Ok(String::new());
-    }
-    page::confirm(driver, site, None, false, None).await
+    Ok(())
 }
 
 /// How the board read back (`last`, `None`: no read) differs from the solution `want` of the
@@ -627,6 +708,22 @@ mod tests {
             screenshot: Duration::ZERO,
             recognition: Duration::ZERO,
         }
+    }
+
+    /// The board `shot` reads as, solved as the story solves it: filled cells that break a
+    /// rule are the player's mistakes.
+    fn solve_read(
+        shot: &Shot,
+        selector: &str,
+    ) -> Result<(PageBoard, Grid, Grid, Vec<usize>), PlayError> {
+        let seen = seen_of(shot, selector)?;
+        let (puzzle, solution) = match answer::solve_board(seen.geometry.clone(), &seen.board) {
+            Err(PlayError::Invalid(_) | PlayError::Unsolvable) => {
+                return Err(mistakes_of(shot, &seen));
+            }
+            solved => solved?,
+        };
+        Ok((seen.board, puzzle, solution, seen.unsure))
     }
 
     const PUZZLE: &str =
