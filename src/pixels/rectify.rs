@@ -354,25 +354,6 @@ fn grid_at(
             })
             .collect()
     };
-    // Every run of rows over the line share, as a band.
-    let bands = |shares: &[f32]| -> Vec<Band> {
-        let mut out: Vec<Band> = Vec::new();
-        for (p, &v) in shares.iter().enumerate() {
-            if v < LINE_SHARE {
-                continue;
-            }
-            match out.last_mut() {
-                Some(b) if b.far + 1 == p => b.far = p,
-                _ => out.push(Band { near: p, far: p }),
-            }
-        }
-        for b in &mut out {
-            let keep = (b.far - b.near) / 2;
-            let cut = shrink.min(keep);
-            (b.near, b.far) = (b.near + cut, b.far - cut);
-        }
-        out
-    };
     let spans = |bands: &[Band]| -> Option<Vec<(usize, usize)>> {
         bands
             .windows(2)
@@ -383,7 +364,8 @@ fn grid_at(
             .collect()
     };
     let (row_shares, col_shares) = (profile(false), profile(true));
-    let (row_bands, col_bands) = (bands(&row_shares), bands(&col_shares));
+    let (row_bands, col_bands) =
+        (bands(&row_shares, LINE_SHARE, shrink), bands(&col_shares, LINE_SHARE, shrink));
     let mut best: Option<(f64, usize, Vec<Band>, Vec<Band>)> = None;
     for n in [9, 6, 4] {
         let (rs, cs) =
@@ -399,6 +381,23 @@ fn grid_at(
             if best.as_ref().is_none_or(|b| span > b.0 * 1.02) {
                 best = Some((span, n, rows.clone(), cols.clone()));
             }
+            break;
+        }
+    }
+    if best.is_none() {
+        // Thin lines too faint or broken to cover the line share (a blurred photo): the box
+        // lines found strongly, and every thin line found faintly where they put it.
+        let (row_weak, col_weak) =
+            (bands(&row_shares, WEAK_SHARE, shrink), bands(&col_shares, WEAK_SHARE, shrink));
+        let rs = grids_by_boxes(&row_shares, &row_bands, &row_weak, side);
+        let cs = grids_by_boxes(&col_shares, &col_bands, &col_weak, side);
+        for (rspan, rows) in &rs {
+            let Some((cspan, cols)) =
+                cs.iter().find(|(c, _)| c / rspan > 0.85 && c / rspan < 1.0 / 0.85)
+            else {
+                continue;
+            };
+            best = Some((rspan.min(*cspan), 9, rows.clone(), cols.clone()));
             break;
         }
     }
@@ -420,6 +419,93 @@ fn grid_at(
         rows: spans(&rows)?,
         cols: spans(&cols)?,
     })
+}
+
+/// Every run of positions whose share reaches `least`, as a band, with `shrink` taken off
+/// each side (see [`grid_at`]).
+fn bands(shares: &[f32], least: f32, shrink: usize) -> Vec<Band> {
+    let mut out: Vec<Band> = Vec::new();
+    for (p, &v) in shares.iter().enumerate() {
+        if v < least {
+            continue;
+        }
+        match out.last_mut() {
+            Some(b) if b.far + 1 == p => b.far = p,
+            _ => out.push(Band { near: p, far: p }),
+        }
+    }
+    for b in &mut out {
+        let keep = (b.far - b.near) / 2;
+        let cut = shrink.min(keep);
+        (b.near, b.far) = (b.near + cut, b.far - cut);
+    }
+    out
+}
+
+/// The band of `found` nearest `want`, if within `tol`.
+fn near(found: &[Band], want: f64, tol: f64) -> Option<Band> {
+    found
+        .iter()
+        .filter(|b| (centre(b) - want).abs() <= tol)
+        .min_by(|a, b| (centre(a) - want).abs().total_cmp(&(centre(b) - want).abs()))
+        .copied()
+}
+
+/// Whether ink covers [`CELL_SHARE`] of the width anywhere near the middle of a cell between
+/// two lines.
+fn busy_between(shares: &[f32], a: &Band, b: &Band) -> bool {
+    let (ca, cb) = (centre(a), centre(b));
+    let quiet = ((cb - ca) * 0.15).ceil() as usize;
+    let c = ((ca + cb) / 2.0).round() as usize;
+    let (lo, hi) = (c.saturating_sub(quiet), (c + quiet).min(shares.len() - 1));
+    lo > hi || shares[lo..=hi].iter().any(|&v| v >= CELL_SHARE)
+}
+
+/// The 9x9 grids of a straightened board whose border and box lines are among the strong
+/// bands `found` and whose thin lines are each among the `weak` ones (or the strong), where
+/// the box lines put them: (span, bands), widest first. For photos whose thin lines are too
+/// faint or broken for [`grids`].
+fn grids_by_boxes(
+    shares: &[f32],
+    found: &[Band],
+    weak: &[Band],
+    side: usize,
+) -> Vec<(f64, Vec<Band>)> {
+    let mut out = Vec::new();
+    for (i, first) in found.iter().enumerate() {
+        for last in &found[i + 1..] {
+            let span = centre(last) - centre(first);
+            if span < 0.6 * side as f64 || span > 1.15 * side as f64 {
+                continue;
+            }
+            let tol = (span / 9.0 * 0.15).max(2.0);
+            let boxed = |k: f64| near(found, centre(first) + span * k / 3.0, tol);
+            let (Some(b1), Some(b2)) = (boxed(1.0), boxed(2.0)) else { continue };
+            let beyond = |want: f64| near(found, want, tol).is_some();
+            if beyond(centre(first) - span / 9.0) || beyond(centre(last) + span / 9.0) {
+                continue;
+            }
+            let mut picked = vec![*first];
+            for (a, b) in [(*first, b1), (b1, b2), (b2, *last)] {
+                let pitch = (centre(&b) - centre(&a)) / 3.0;
+                for j in [1.0, 2.0] {
+                    let want = centre(&a) + pitch * j;
+                    let thin = near(found, want, tol).or_else(|| near(weak, want, tol));
+                    picked.extend(thin);
+                }
+                picked.push(b);
+            }
+            let ordered = picked.windows(2).all(|p| p[0].far < p[1].near);
+            if picked.len() == 10
+                && ordered
+                && !picked.windows(2).any(|p| busy_between(shares, &p[0], &p[1]))
+            {
+                out.push((span, picked));
+            }
+        }
+    }
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out
 }
 
 /// The centre of a band.
@@ -475,6 +561,10 @@ fn grids(shares: &[f32], found: &[Band], n: usize, side: usize) -> Vec<(f64, Vec
 
 /// The least share of a straightened board's width a grid line's ink must cover.
 const LINE_SHARE: f32 = 0.75;
+
+/// The least share of a straightened board's width a thin line's ink must cover where the
+/// box lines put it (see [`grids_by_boxes`]).
+const WEAK_SHARE: f32 = 0.4;
 
 /// The most share of the width ink may cover across the middle of a row of cells (digits
 /// cover about half of it when every cell is filled).
