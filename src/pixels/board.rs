@@ -255,7 +255,8 @@ fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
         }
     }
     let horizontal = lines(h, w, MAX_GAP, |x, y| ink[y * w + x])?;
-    let vertical = lines(w, h, MAX_GAP, |y, x| ink[y * w + x])?;
+    let ink = transposed(&ink, w, h);
+    let vertical = lines(w, h, MAX_GAP, |y, x| ink[x * h + y])?;
     square_of_lines(&horizontal, &vertical)
 }
 
@@ -356,7 +357,8 @@ pub fn find_by_edges(image: Rgba<'_>) -> Result<Board, PixelError> {
     let horizontal = lines(h, w, EDGE_GAP, |x, y| across[y * w + x])?;
     drop(across);
     let down: Vec<bool> = (0..w * h).map(|i| mark(i, 1, i % w, w)).collect();
-    let vertical = lines(w, h, EDGE_GAP, |y, x| down[y * w + x])?;
+    let down = transposed(&down, w, h);
+    let vertical = lines(w, h, EDGE_GAP, |y, x| down[x * h + y])?;
     let board = square_of_lines(&horizontal, &vertical)?;
     if !sharp(&px, w, &board) {
         return Err(PixelError::NoBoard("the board's edges are blurred".into()));
@@ -371,6 +373,23 @@ pub fn find_by_edges(image: Rgba<'_>) -> Result<Board, PixelError> {
         )));
     }
     Ok(board)
+}
+
+/// A `w` x `h` mask (rows) as its columns, one after another: the vertical lines are then
+/// followed along memory (the search by columns of a large screen was bound by cache misses).
+fn transposed(mask: &[bool], w: usize, h: usize) -> Vec<bool> {
+    const BLOCK: usize = 64;
+    let mut out = vec![false; w * h];
+    for y0 in (0..h).step_by(BLOCK) {
+        for x0 in (0..w).step_by(BLOCK) {
+            for y in y0..(y0 + BLOCK).min(h) {
+                for x in x0..(x0 + BLOCK).min(w) {
+                    out[x * h + y] = mask[y * w + x];
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether two boards' rectangles share a pixel.

@@ -174,6 +174,9 @@ impl<'a> Rgba<'a> {
     pub(crate) fn rgb(&self, x: usize, y: usize) -> [u8; 3] {
         let i = (y * self.width + x) * 4;
         let a = u16::from(self.data[i + 3]);
+        if a == 255 {
+            return [self.data[i], self.data[i + 1], self.data[i + 2]];
+        }
         let over_white = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
         [over_white(self.data[i]), over_white(self.data[i + 1]), over_white(self.data[i + 2])]
     }
@@ -547,20 +550,28 @@ pub fn read_picture_in(image: Rgba<'_>) -> Result<PictureRead, PixelError> {
         Some(read) => Ok(PictureRead { read, straightened: None }),
         None => Err(first.unwrap_or_else(|| PixelError::NoBoard("no board found".into()))),
     };
-    let Some((straight, side, margin)) = rectify::warped(image) else {
-        return as_it_is(direct, first);
-    };
-    let Some(view) = straight.view() else { return as_it_is(direct, first) };
-    // Of the grids found, the read with the fewest uncertain cells, if fewer than as it is.
-    let mut best: Option<BoardRead> = None;
-    for board in rectify::grid_in_square(&straight, side, margin) {
-        let Ok(read) = read_board(view, board) else { continue };
-        let fewest = best.as_ref().or(direct.as_ref()).map(|b| b.uncertain().len());
-        if fewest.is_none_or(|n| read.uncertain().len() < n) {
-            best = Some(read);
+    // Of the grids found in the straightened pictures (the quadrilateral by its corners, then
+    // by its sides), the read with the fewest uncertain cells, if fewer than as it is.
+    let mut best: Option<(BoardRead, usize)> = None;
+    let pictures = rectify::warped(image);
+    for (k, (straight, side, margin)) in pictures.iter().enumerate() {
+        let Some(view) = straight.view() else { continue };
+        for board in rectify::grid_in_square(straight, *side, *margin) {
+            let Ok(read) = read_board(view, board) else { continue };
+            let fewest =
+                best.as_ref().map(|b| &b.0).or(direct.as_ref()).map(|b| b.uncertain().len());
+            if fewest.is_none_or(|n| read.uncertain().len() < n) {
+                best = Some((read, k));
+            }
+        }
+        if best.as_ref().is_some_and(|b| b.0.uncertain().is_empty()) {
+            break;
         }
     }
-    let Some(read) = best else { return as_it_is(direct, first) };
+    let Some((read, k)) = best else { return as_it_is(direct, first) };
+    let Some((straight, _, _)) = pictures.into_iter().nth(k) else {
+        return as_it_is(direct, first);
+    };
     let straightened =
         RgbaImage { width: straight.width, height: straight.height, data: straight.data };
     Ok(PictureRead { read, straightened: Some(straightened) })

@@ -164,13 +164,14 @@ fn homography(corners: [Point; 4]) -> Option<[f64; 8]> {
 }
 
 /// The largest four-cornered piece of dark ink in a reduced copy of the image, as its corners
-/// in the image's pixels (clockwise from the top left).
-fn quadrilateral(image: Rgba<'_>) -> Option<[Point; 4]> {
+/// in the image's pixels (clockwise from the top left): its extreme points, then (when they
+/// differ) the corners of straight lines fitted to its sides (see [`sides_fit`]).
+fn quadrilateral(image: Rgba<'_>) -> Vec<[Point; 4]> {
     // A reduced grey copy, about 800 pixels on the long side, each pixel the mean of a block.
     let step = image.width().max(image.height()).div_ceil(800).max(1);
     let (w, h) = (image.width() / step, image.height() / step);
     if w < 40 || h < 40 {
-        return None;
+        return Vec::new();
     }
     let mut g = vec![0u8; w * h];
     for y in 0..h {
@@ -187,7 +188,7 @@ fn quadrilateral(image: Rgba<'_>) -> Option<[Point; 4]> {
     }
     let ink = threshold(&g, w, h, (w.min(h) / 50).max(5), true);
     // The 8-connected pieces, with their extreme points along both diagonals.
-    let mut best: Option<(usize, [Point; 4])> = None;
+    let mut best: Option<(usize, [Point; 4], Vec<usize>)> = None;
     let short = w.min(h);
     super::cells::components(&ink, w, |piece| {
         let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
@@ -223,7 +224,7 @@ fn quadrilateral(image: Rgba<'_>) -> Option<[Point; 4]> {
         if bw * 4 < short || bh * 4 < short || bw > 2 * bh || bh > 2 * bw || n * 2 > area {
             return;
         }
-        if best.as_ref().is_some_and(|(a, _)| *a >= area) {
+        if best.as_ref().is_some_and(|(a, _, _)| *a >= area) {
             return;
         }
         let p = |(x, y): (usize, usize)| ((x * step) as f64 + 0.5, (y * step) as f64 + 0.5);
@@ -231,9 +232,94 @@ fn quadrilateral(image: Rgba<'_>) -> Option<[Point; 4]> {
         if !plausible(&quad, (bw * bh * step * step) as f64) {
             return;
         }
-        best = Some((area, quad));
+        best = Some((area, quad, piece.to_vec()));
     });
-    best.map(|(_, q)| q)
+    let Some((_, quad, piece)) = best else { return Vec::new() };
+    let refined = sides_fit(&piece, w, h, &quad, step as f64).filter(|q| {
+        let (x0, x1) = q.iter().fold((f64::MAX, 0f64), |(a, b), p| (a.min(p.0), b.max(p.0)));
+        let (y0, y1) = q.iter().fold((f64::MAX, 0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
+        let moved = q.iter().zip(&quad).any(|(a, b)| (a.0 - b.0).abs() + (a.1 - b.1).abs() > 2.0);
+        moved && plausible(q, (x1 - x0) * (y1 - y0))
+    });
+    std::iter::once(quad).chain(refined).collect()
+}
+
+/// A line `across = slope * along + offset` fitted to points `(along, across)`, keeping the
+/// points nearest it (print touching the board's border pulls a few points off it): least
+/// squares, then again over the closer half, twice.
+fn robust_line(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let fit = |pts: &[(f64, f64)]| -> Option<(f64, f64)> {
+        let n = pts.len() as f64;
+        let (sa, sc) = pts.iter().fold((0.0, 0.0), |(a, c), p| (a + p.0, c + p.1));
+        let (ma, mc) = (sa / n, sc / n);
+        let (mut num, mut den) = (0.0, 0.0);
+        for p in pts {
+            num += (p.0 - ma) * (p.1 - mc);
+            den += (p.0 - ma) * (p.0 - ma);
+        }
+        (pts.len() >= 8 && den > 0.0).then(|| (num / den, mc - num / den * ma))
+    };
+    let mut line = fit(points)?;
+    let mut kept = points.to_vec();
+    for _ in 0..2 {
+        let off = |p: &(f64, f64)| (p.1 - line.0 * p.0 - line.1).abs();
+        kept.sort_by(|a, b| off(a).total_cmp(&off(b)));
+        kept.truncate(kept.len().div_ceil(2).max(8));
+        line = fit(&kept)?;
+    }
+    Some(line)
+}
+
+/// The quadrilateral `quad` (in image pixels, from a piece of ink found in a copy reduced by
+/// `step`) made again from straight lines fitted to the piece's outermost pixels along each
+/// side, between its corners: the corners from extreme points are pulled off by print or
+/// a shadow that touches the border; the sides' lines are not.
+fn sides_fit(
+    piece: &[usize],
+    w: usize,
+    h: usize,
+    quad: &[Point; 4],
+    step: f64,
+) -> Option<[Point; 4]> {
+    // Per row the leftmost and rightmost pixel, per column the topmost and bottommost.
+    let (mut left, mut right) = (vec![usize::MAX; h], vec![0usize; h]);
+    let (mut top, mut bottom) = (vec![usize::MAX; w], vec![0usize; w]);
+    for &i in piece {
+        let (x, y) = (i % w, i / w);
+        left[y] = left[y].min(x);
+        right[y] = right[y].max(x);
+        top[x] = top[x].min(y);
+        bottom[x] = bottom[x].max(y);
+    }
+    let q: Vec<Point> = quad.iter().map(|p| (p.0 / step, p.1 / step)).collect();
+    // The middle 80% between two corners along a side (the corners' own areas are round).
+    let within = |a: f64, b: f64| {
+        let (lo, hi) = (a.min(b), a.max(b));
+        let cut = (hi - lo) * 0.1;
+        ((lo + cut).ceil().max(0.0) as usize, (hi - cut).floor().max(0.0) as usize)
+    };
+    let side = |extreme: &[usize], (lo, hi): (usize, usize), none: usize| {
+        let pts: Vec<(f64, f64)> = (lo..=hi.min(extreme.len().saturating_sub(1)))
+            .filter(|&k| extreme[k] != none)
+            .map(|k| (k as f64, extreme[k] as f64))
+            .collect();
+        robust_line(&pts)
+    };
+    let l = side(&left, within(q[0].1, q[3].1), usize::MAX)?;
+    let r = side(&right, within(q[1].1, q[2].1), 0)?;
+    let t = side(&top, within(q[0].0, q[1].0), usize::MAX)?;
+    let b = side(&bottom, within(q[3].0, q[2].0), 0)?;
+    // x = v.0 * y + v.1 (a vertical side) meets y = u.0 * x + u.1 (a horizontal one).
+    let meet = |v: (f64, f64), u: (f64, f64)| -> Option<Point> {
+        let d = 1.0 - v.0 * u.0;
+        if d.abs() < 1e-6 {
+            return None;
+        }
+        let x = (v.0 * u.1 + v.1) / d;
+        let y = u.0 * x + u.1;
+        (x.is_finite() && y.is_finite()).then_some(((x + 0.5) * step, (y + 0.5) * step))
+    };
+    Some([meet(l, t)?, meet(r, t)?, meet(r, b)?, meet(l, b)?])
 }
 
 /// Whether four corners make a convex quadrilateral with sides of like lengths that fills
@@ -285,16 +371,19 @@ fn warp(image: Rgba<'_>, corners: [Point; 4], side: usize, margin: usize) -> Opt
     Some(Picture { width: size, height: size, data })
 }
 
-/// The board of a photo (or a tilted screenshot) warped onto a square, if a four-cornered
-/// piece of ink fit to be one is found: the picture, the square's side and its margin.
-pub(crate) fn warped(image: Rgba<'_>) -> Option<(Picture, usize, usize)> {
-    let corners = quadrilateral(image)?;
-    let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
-    let longest = (0..4).map(|i| side(corners[i], corners[(i + 1) % 4])).fold(0f64, f64::max);
-    // Cells of 30 to 60 pixels for a 9x9 board.
-    let side = (longest.round() as usize).clamp(270, 540);
-    let margin = side / 25;
-    Some((warp(image, corners, side, margin)?, side, margin))
+/// The board of a photo (or a tilted screenshot) warped onto a square, for each way of
+/// taking the corners of a four-cornered piece of ink fit to be one (see [`quadrilateral`]):
+/// the picture, the square's side and its margin.
+pub(crate) fn warped(image: Rgba<'_>) -> Vec<(Picture, usize, usize)> {
+    let one = |corners: [Point; 4]| {
+        let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+        let longest = (0..4).map(|i| side(corners[i], corners[(i + 1) % 4])).fold(0f64, f64::max);
+        // Cells of 30 to 60 pixels for a 9x9 board.
+        let side = (longest.round() as usize).clamp(270, 540);
+        let margin = side / 25;
+        Some((warp(image, corners, side, margin)?, side, margin))
+    };
+    quadrilateral(image).into_iter().filter_map(one).collect()
 }
 
 /// One grid line found across a straightened board: its first and last pixel across.
@@ -354,25 +443,6 @@ fn grid_at(
             })
             .collect()
     };
-    // Every run of rows over the line share, as a band.
-    let bands = |shares: &[f32]| -> Vec<Band> {
-        let mut out: Vec<Band> = Vec::new();
-        for (p, &v) in shares.iter().enumerate() {
-            if v < LINE_SHARE {
-                continue;
-            }
-            match out.last_mut() {
-                Some(b) if b.far + 1 == p => b.far = p,
-                _ => out.push(Band { near: p, far: p }),
-            }
-        }
-        for b in &mut out {
-            let keep = (b.far - b.near) / 2;
-            let cut = shrink.min(keep);
-            (b.near, b.far) = (b.near + cut, b.far - cut);
-        }
-        out
-    };
     let spans = |bands: &[Band]| -> Option<Vec<(usize, usize)>> {
         bands
             .windows(2)
@@ -383,7 +453,8 @@ fn grid_at(
             .collect()
     };
     let (row_shares, col_shares) = (profile(false), profile(true));
-    let (row_bands, col_bands) = (bands(&row_shares), bands(&col_shares));
+    let (row_bands, col_bands) =
+        (bands(&row_shares, LINE_SHARE, shrink), bands(&col_shares, LINE_SHARE, shrink));
     let mut best: Option<(f64, usize, Vec<Band>, Vec<Band>)> = None;
     for n in [9, 6, 4] {
         let (rs, cs) =
@@ -399,6 +470,23 @@ fn grid_at(
             if best.as_ref().is_none_or(|b| span > b.0 * 1.02) {
                 best = Some((span, n, rows.clone(), cols.clone()));
             }
+            break;
+        }
+    }
+    if best.is_none() {
+        // Thin lines too faint or broken to cover the line share (a blurred photo): the box
+        // lines found strongly, and every thin line found faintly where they put it.
+        let (row_weak, col_weak) =
+            (bands(&row_shares, WEAK_SHARE, shrink), bands(&col_shares, WEAK_SHARE, shrink));
+        let rs = grids_by_boxes(&row_shares, &row_bands, &row_weak, side);
+        let cs = grids_by_boxes(&col_shares, &col_bands, &col_weak, side);
+        for (rspan, rows) in &rs {
+            let Some((cspan, cols)) =
+                cs.iter().find(|(c, _)| c / rspan > 0.85 && c / rspan < 1.0 / 0.85)
+            else {
+                continue;
+            };
+            best = Some((rspan.min(*cspan), 9, rows.clone(), cols.clone()));
             break;
         }
     }
@@ -420,6 +508,110 @@ fn grid_at(
         rows: spans(&rows)?,
         cols: spans(&cols)?,
     })
+}
+
+/// Every run of positions whose share reaches `least`, as a band, with `shrink` taken off
+/// each side (see [`grid_at`]).
+fn bands(shares: &[f32], least: f32, shrink: usize) -> Vec<Band> {
+    let mut out: Vec<Band> = Vec::new();
+    for (p, &v) in shares.iter().enumerate() {
+        if v < least {
+            continue;
+        }
+        match out.last_mut() {
+            Some(b) if b.far + 1 == p => b.far = p,
+            _ => out.push(Band { near: p, far: p }),
+        }
+    }
+    for b in &mut out {
+        let keep = (b.far - b.near) / 2;
+        let cut = shrink.min(keep);
+        (b.near, b.far) = (b.near + cut, b.far - cut);
+    }
+    out
+}
+
+/// The band of `found` nearest `want`, if within `tol`.
+fn near(found: &[Band], want: f64, tol: f64) -> Option<Band> {
+    found
+        .iter()
+        .filter(|b| (centre(b) - want).abs() <= tol)
+        .min_by(|a, b| (centre(a) - want).abs().total_cmp(&(centre(b) - want).abs()))
+        .copied()
+}
+
+/// Whether ink covers [`CELL_SHARE`] of the width anywhere near the middle of a cell between
+/// two lines.
+fn busy_between(shares: &[f32], a: &Band, b: &Band) -> bool {
+    let (ca, cb) = (centre(a), centre(b));
+    let quiet = ((cb - ca) * 0.15).ceil() as usize;
+    let c = ((ca + cb) / 2.0).round() as usize;
+    let (lo, hi) = (c.saturating_sub(quiet), (c + quiet).min(shares.len() - 1));
+    lo > hi || shares[lo..=hi].iter().any(|&v| v >= CELL_SHARE)
+}
+
+/// The 9x9 grids of a straightened board whose inner box lines are among the strong bands
+/// `found` and whose border and thin lines are each among the `weak` ones (or the strong),
+/// where the box lines put them: (span, bands), widest first. For photos whose thin lines are too
+/// faint or broken for [`grids`].
+fn grids_by_boxes(
+    shares: &[f32],
+    found: &[Band],
+    weak: &[Band],
+    side: usize,
+) -> Vec<(f64, Vec<Band>)> {
+    // The border strong; failing that, faint too (a blurred photo's outer line as thin as
+    // the others).
+    let strong = boxed_grids(shares, found, found, weak, side);
+    if !strong.is_empty() {
+        return strong;
+    }
+    boxed_grids(shares, weak, found, weak, side)
+}
+
+/// [`grids_by_boxes`] with the border among `ends`.
+fn boxed_grids(
+    shares: &[f32],
+    ends: &[Band],
+    found: &[Band],
+    weak: &[Band],
+    side: usize,
+) -> Vec<(f64, Vec<Band>)> {
+    let mut out = Vec::new();
+    for (i, first) in ends.iter().enumerate() {
+        for last in &ends[i + 1..] {
+            let span = centre(last) - centre(first);
+            if span < 0.6 * side as f64 || span > 1.15 * side as f64 {
+                continue;
+            }
+            let tol = (span / 9.0 * 0.15).max(2.0);
+            let boxed = |k: f64| near(found, centre(first) + span * k / 3.0, tol);
+            let (Some(b1), Some(b2)) = (boxed(1.0), boxed(2.0)) else { continue };
+            let beyond = |want: f64| near(found, want, tol).is_some();
+            if beyond(centre(first) - span / 9.0) || beyond(centre(last) + span / 9.0) {
+                continue;
+            }
+            let mut picked = vec![*first];
+            for (a, b) in [(*first, b1), (b1, b2), (b2, *last)] {
+                let pitch = (centre(&b) - centre(&a)) / 3.0;
+                for j in [1.0, 2.0] {
+                    let want = centre(&a) + pitch * j;
+                    let thin = near(found, want, tol).or_else(|| near(weak, want, tol));
+                    picked.extend(thin);
+                }
+                picked.push(b);
+            }
+            let ordered = picked.windows(2).all(|p| p[0].far < p[1].near);
+            if picked.len() == 10
+                && ordered
+                && !picked.windows(2).any(|p| busy_between(shares, &p[0], &p[1]))
+            {
+                out.push((span, picked));
+            }
+        }
+    }
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out
 }
 
 /// The centre of a band.
@@ -475,6 +667,10 @@ fn grids(shares: &[f32], found: &[Band], n: usize, side: usize) -> Vec<(f64, Vec
 
 /// The least share of a straightened board's width a grid line's ink must cover.
 const LINE_SHARE: f32 = 0.75;
+
+/// The least share of a straightened board's width a thin line's ink must cover where the
+/// box lines put it (see [`grids_by_boxes`]).
+const WEAK_SHARE: f32 = 0.4;
 
 /// The most share of the width ink may cover across the middle of a row of cells (digits
 /// cover about half of it when every cell is filled).

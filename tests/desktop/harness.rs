@@ -240,11 +240,26 @@ impl Screen {
         level: &str,
         settings: &[(&str, &str)],
     ) -> Option<Game> {
+        self.launch_gnome(level, settings, &[])
+    }
+
+    /// [`Screen::launch_gnome_sudoku`] with more environment (`GTK_THEME`).
+    pub fn launch_gnome_sudoku_env(&mut self, level: &str, env: &[(&str, &str)]) -> Option<Game> {
+        self.launch_gnome(level, &[], env)
+    }
+
+    fn launch_gnome(
+        &mut self,
+        level: &str,
+        settings: &[(&str, &str)],
+        env: &[(&str, &str)],
+    ) -> Option<Game> {
         if !Path::new(GNOME_SUDOKU).exists() {
             return None;
         }
         let home = self.subdir(&format!("gnome-home-{}", self.games.len()));
         let mut c = self.command(GNOME_SUDOKU);
+        c.envs(env.iter().copied());
         for (key, sub) in [
             ("XDG_CONFIG_HOME", ".config"),
             ("XDG_DATA_HOME", ".local/share"),

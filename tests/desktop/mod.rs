@@ -17,6 +17,8 @@ mod killer;
 mod pixels;
 // Issue 23: GNOME Sudoku by its pixels.
 mod gnome;
+// Issue 34: the pixel reader on whole screens (Solo at many tile sizes, GNOME Sudoku themes).
+mod screens;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

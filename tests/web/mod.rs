@@ -10,6 +10,7 @@
 mod any;
 mod attach;
 mod canvas;
+mod canvas_letters;
 mod dialogs;
 mod faults;
 mod firefox;
