@@ -4,9 +4,15 @@
 //! the running browser and exit (chromedriver then waits for nothing), Firefox would say the
 //! profile is in use.
 //!
-//! The locks (Linux and the BSDs): Chromium's `SingletonLock` is a symbolic link to
-//! `HOST-PID`; Firefox's `lock` is a symbolic link to `ADDRESS:+PID` (and Windows' Firefox
-//! keeps `parent.lock` open). A lock whose process is gone is stale: the browser replaces it.
+//! The locks, looked at as the browsers themselves look at them:
+//! - Chromium's `SingletonLock` is a symbolic link to `HOST-PID`.
+//! - Firefox on Linux and the BSDs takes two: the symbolic link `lock` -> `ADDRESS:+PID`, and a
+//!   POSIX record lock (`fcntl`) on the empty file `.parentlock`. The file itself stays after
+//!   Firefox exits, so only the record lock says it is held; the link stays after Firefox was
+//!   killed, so only a live process behind it says it is held. Either one held refuses the
+//!   profile, as Firefox refuses it. (Windows' Firefox keeps `parent.lock` open instead.)
+//!
+//! A link whose process is gone is stale: the browser replaces it.
 
 use std::path::{Path, PathBuf};
 
@@ -39,6 +45,16 @@ pub enum ProfileError {
     },
 }
 
+/// The command line (in backquotes) that opens `browser` on the profile `dir`, for the user to
+/// log in there by hand.
+pub fn open_command(browser: Browser, dir: &Path) -> String {
+    let dir = dir.display();
+    match browser {
+        Browser::Chromium => format!("`chromium --user-data-dir={dir}`"),
+        Browser::Firefox => format!("`firefox -no-remote -profile {dir}`"),
+    }
+}
+
 /// Checks that `dir` can be the browser's profile: a directory (made when missing) that no
 /// running browser holds.
 pub fn check(browser: Browser, dir: &Path) -> Result<(), ProfileError> {
@@ -56,6 +72,15 @@ pub fn check(browser: Browser, dir: &Path) -> Result<(), ProfileError> {
         Browser::Chromium => &["SingletonLock"],
         Browser::Firefox => &["lock", "parent.lock"],
     };
+    if browser == Browser::Firefox
+        && let Some(holder) = record_lock_holder(&dir.join(".parentlock"))
+    {
+        return Err(ProfileError::InUse {
+            dir: dir.to_path_buf(),
+            lock: ".parentlock".into(),
+            target: format!("locked by pid {holder}"),
+        });
+    }
     for name in locks {
         let path = dir.join(name);
         let Ok(meta) = std::fs::symlink_metadata(&path) else {
@@ -100,6 +125,31 @@ fn holder_alive(target: &str) -> bool {
         return true;
     }
     super::owner::proc_state(pid) != super::owner::ProcState::Gone
+}
+
+/// The process holding a POSIX record lock on `file` (Firefox's `.parentlock`), if one does
+/// (`F_GETLK`, which takes no lock itself). A missing or unreadable file holds nothing.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn record_lock_holder(file: &Path) -> Option<i32> {
+    use nix::fcntl::{FcntlArg, fcntl};
+    use nix::libc;
+    let handle = std::fs::File::open(file).ok()?;
+    // A write lock over the whole file: any lock another process holds conflicts with it.
+    let mut probe = libc::flock {
+        l_type: libc::F_WRLCK as libc::c_short,
+        l_whence: libc::SEEK_SET as libc::c_short,
+        l_start: 0,
+        l_len: 0,
+        l_pid: 0,
+    };
+    fcntl(&handle, FcntlArg::F_GETLK(&mut probe)).ok()?;
+    (probe.l_type != libc::F_UNLCK as libc::c_short).then_some(probe.l_pid)
+}
+
+/// Elsewhere only the `lock` link is looked at.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn record_lock_holder(_file: &Path) -> Option<i32> {
+    None
 }
 
 fn hostname() -> Option<String> {
