@@ -72,15 +72,6 @@ pub fn check(browser: Browser, dir: &Path) -> Result<(), ProfileError> {
         Browser::Chromium => &["SingletonLock"],
         Browser::Firefox => &["lock", "parent.lock"],
     };
-    if browser == Browser::Firefox
-        && let Some(holder) = record_lock_holder(&dir.join(".parentlock"))
-    {
-        return Err(ProfileError::InUse {
-            dir: dir.to_path_buf(),
-            lock: ".parentlock".into(),
-            target: format!("locked by pid {holder}"),
-        });
-    }
     for name in locks {
         let path = dir.join(name);
         let Ok(meta) = std::fs::symlink_metadata(&path) else {
@@ -103,6 +94,15 @@ pub fn check(browser: Browser, dir: &Path) -> Result<(), ProfileError> {
             return Err(in_use(target));
         }
         tracing::debug!("{} is a stale lock ({target}): the browser replaces it", path.display());
+    }
+    if browser == Browser::Firefox
+        && let Some(holder) = record_lock_holder(&dir.join(".parentlock"))
+    {
+        return Err(ProfileError::InUse {
+            dir: dir.to_path_buf(),
+            lock: ".parentlock".into(),
+            target: format!("locked by pid {holder}"),
+        });
     }
     Ok(())
 }

@@ -81,8 +81,12 @@ impl UserBrowser {
             .arg(first_url)
             .env("MOZ_CRASHREPORTER_DISABLE", "1");
         let child = spawn(cmd, dir.path());
+        // The link names this Firefox (a link an earlier Firefox left would name another).
+        let mine = format!(":+{}", child.id());
         let start = Instant::now();
-        while std::fs::symlink_metadata(profile.join("lock")).is_err() {
+        while !std::fs::read_link(profile.join("lock"))
+            .is_ok_and(|t| t.to_string_lossy().ends_with(&mine))
+        {
             assert!(start.elapsed() < Duration::from_secs(60), "Firefox never locked the profile");
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -583,12 +587,15 @@ fn a_firefox_profile_keeps_the_login_and_one_in_use_is_refused() {
     let out = firefox(&game);
     assert_code(&out, 2);
     let stderr = text(&out).1;
-    assert!(stderr.contains("is in use by a running browser (lock -> "), "{stderr}");
+    let pid = user.child.id();
+    // The link names this host's address and the pid.
+    let link = "is in use by a running browser (lock -> ";
+    assert!(stderr.contains(link) && stderr.contains(&format!(":+{pid})")), "{stderr}");
     std::fs::remove_file(profile.join("lock")).unwrap();
     let out = firefox(&game);
     assert_code(&out, 2);
     let stderr = text(&out).1;
-    assert!(stderr.contains("(.parentlock -> locked by pid "), "{stderr}");
+    assert!(stderr.contains(&format!("(.parentlock -> locked by pid {pid})")), "{stderr}");
     assert!(user.alive(), "the browser holding the profile runs on");
     drop(user);
     assert!(profile.join(".parentlock").exists(), "Firefox leaves the file");
