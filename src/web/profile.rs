@@ -45,6 +45,59 @@ pub enum ProfileError {
     },
 }
 
+/// The files of a Firefox profile that a run changes in place and that are put back as they
+/// were once the browser is gone: geckodriver writes its automation preferences into `user.js`
+/// (and leaves them there when the profile had none), and Firefox copies them into `prefs.js`
+/// (pop-up blocking off, no update checks, a Marionette port, ...). A login lives elsewhere
+/// (`cookies.sqlite`) and stays. Put back by [`Kept::restore`] or on drop; a run killed with
+/// SIGKILL cannot put them back.
+#[derive(Debug)]
+pub struct Kept {
+    files: Vec<(PathBuf, Option<Vec<u8>>)>,
+}
+
+impl Kept {
+    /// Saves what `browser`'s run may change in the profile `dir` (nothing for Chromium, whose
+    /// driver writes no preference into the profile).
+    pub fn save(browser: Browser, dir: &Path) -> Kept {
+        let names: &[&str] = match browser {
+            Browser::Chromium => &[],
+            Browser::Firefox => &["user.js", "prefs.js"],
+        };
+        let files = names
+            .iter()
+            .map(|name| {
+                let path = dir.join(name);
+                let before = std::fs::read(&path).ok();
+                (path, before)
+            })
+            .collect();
+        Kept { files }
+    }
+
+    /// Puts the files back as they were (a file that was not there is removed). Call once no
+    /// process of the browser runs (Firefox writes `prefs.js` while it runs and as it quits).
+    pub fn restore(&mut self) {
+        for (path, before) in self.files.drain(..) {
+            let result = match before {
+                Some(bytes) => std::fs::write(&path, bytes),
+                None => std::fs::remove_file(&path).or_else(|e| {
+                    if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) }
+                }),
+            };
+            if let Err(e) = result {
+                tracing::warn!("cannot put back {} as it was: {e}", path.display());
+            }
+        }
+    }
+}
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        self.restore();
+    }
+}
+
 /// The command line (in backquotes) that opens `browser` on the profile `dir`, for the user to
 /// log in there by hand.
 pub fn open_command(browser: Browser, dir: &Path) -> String {

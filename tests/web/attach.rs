@@ -559,7 +559,9 @@ fn a_profile_keeps_the_login_and_one_in_use_is_refused() {
 /// `--profile` (Firefox): the login made in a first run is there in a second; a Firefox that
 /// holds the profile is refused by its `lock` link, and still by its record lock on
 /// `.parentlock` once the link is gone; once that Firefox is gone (killed: its `.parentlock`
-/// file stays, unlocked) the profile plays again, still logged in.
+/// file stays, unlocked) the profile plays again, still logged in. The profile's own `user.js`
+/// is as it was after every run, and no automation preference of geckodriver's or
+/// Marionette's is left in it or in `prefs.js`.
 #[test]
 fn a_firefox_profile_keeps_the_login_and_one_in_use_is_refused() {
     if !super::firefox::firefox_here("a_firefox_profile") {
@@ -577,10 +579,22 @@ fn a_firefox_profile_keeps_the_login_and_one_in_use_is_refused() {
         let args = ["web", "--browser", "firefox", "--profile", dir, "--site", "linkedin"];
         private.run(&[&args[..], &["--url", url]].concat())
     };
+    std::fs::create_dir_all(&profile).unwrap();
+    let mine = "user_pref(\"browser.startup.homepage\", \"about:robots\");\n";
+    std::fs::write(profile.join("user.js"), mine).unwrap();
+    let as_it_was = || {
+        assert_eq!(std::fs::read_to_string(profile.join("user.js")).unwrap(), mine);
+        let prefs = std::fs::read_to_string(profile.join("prefs.js")).unwrap_or_default();
+        for automation in ["marionette", "remote.prefs.recommended", "disabledForTesting"] {
+            assert!(!prefs.contains(automation), "{automation} left in prefs.js:\n{prefs}");
+        }
+    };
 
     assert_code(&firefox(&login), 0);
+    as_it_was();
     assert_code(&firefox(&game), 0);
     assert_eq!(server.verdicts("linkedin"), ["solved", "solved"], "no login wall the second time");
+    as_it_was();
     private.assert_clean(Duration::from_secs(3));
 
     let user = UserBrowser::firefox_holding(&profile, &server.url("verdict.js"));
@@ -601,6 +615,7 @@ fn a_firefox_profile_keeps_the_login_and_one_in_use_is_refused() {
     assert!(profile.join(".parentlock").exists(), "Firefox leaves the file");
     assert_code(&firefox(&game), 0);
     assert_eq!(server.verdicts("linkedin"), ["solved", "solved", "solved"]);
+    as_it_was();
     private.assert_clean(Duration::from_secs(3));
 }
 
