@@ -240,6 +240,22 @@ mod tests {
     }
 
     #[test]
+    fn kept_files_are_put_back_and_new_ones_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("user.js"), "mine").unwrap();
+        let mut kept = Kept::save(Browser::Firefox, dir.path());
+        std::fs::write(dir.path().join("user.js"), "geckodriver's").unwrap();
+        std::fs::write(dir.path().join("prefs.js"), "firefox's").unwrap();
+        kept.restore();
+        assert_eq!(std::fs::read_to_string(dir.path().join("user.js")).unwrap(), "mine");
+        assert!(!dir.path().join("prefs.js").exists());
+        // Chromium keeps nothing: its files are left alone.
+        std::fs::write(dir.path().join("prefs.js"), "x").unwrap();
+        drop(Kept::save(Browser::Chromium, dir.path()));
+        assert!(dir.path().join("prefs.js").exists());
+    }
+
+    #[test]
     fn a_missing_profile_is_made_and_a_file_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let new = dir.path().join("a/b");
