@@ -14,6 +14,7 @@ use sudobot::web::attach::TabChoice;
 use sudobot::web::config::{ConfigError, DriverMode, Headless};
 use sudobot::web::demo::DemoServer;
 use sudobot::web::grid;
+use sudobot::web::login::Session as LoginSession;
 use sudobot::web::pool::{self, Attempt, Event, Failure, PoolOptions, PoolRun};
 use sudobot::web::site::{self, Served, Strategy, Success};
 use sudobot::web::{
@@ -246,6 +247,14 @@ impl WebRun {
             },
             discover: self.discover,
             success: self.success.clone(),
+            login: match (&self.config.browser.attach, &self.config.browser.profile) {
+                (Some(_), _) => LoginSession::Attached,
+                (None, Some(dir)) => LoginSession::Profile {
+                    dir: dir.clone(),
+                    open: sudobot::web::profile::open_command(self.config.browser(), dir),
+                },
+                (None, None) => LoginSession::Fresh,
+            },
         }
     }
 

@@ -525,7 +525,10 @@ mod tests {
             ),
             (PlayError::Logic("x".into()), K::TechniqueEngine),
             (
-                PlayError::Login(crate::web::login::LoginError::Wall { selector: ".wall".into() }),
+                PlayError::Login(crate::web::login::LoginError::Wall {
+                    selector: ".wall".into(),
+                    session: Default::default(),
+                }),
                 K::LoginRequired,
             ),
             (PlayError::WebDriver { step: "s", selector: None, source: stale() }, K::WebDriver),

@@ -27,6 +27,8 @@ pub struct PlayOptions {
     /// The page's confirmation, named by the user (`--success-text`, `--success-selector`);
     /// replaces the site's, and is used on discovered boards.
     pub success: Option<Success>,
+    /// Whose session the browser brings (what a login wall's message advises).
+    pub login: super::login::Session,
 }
 
 /// What the run does with each board it reads and solves: one of four, never two at once.
@@ -197,6 +199,7 @@ impl PlayOptions {
             chunk: 0,
             discover: super::Discover::Off,
             success: None,
+            login: Default::default(),
         }
     }
 }

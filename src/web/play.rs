@@ -39,7 +39,7 @@ pub async fn play(
     let t = Instant::now();
     navigate(driver, known, options).await?;
     if let Some(site) = known {
-        super::login::check(driver, site, options.element_timeout).await?;
+        super::login::check(driver, site, &options.login, options.element_timeout).await?;
     }
     timed(&mut timings.navigate, t);
     let (site, healed) = find_board(driver, locate, options, timings).await?;

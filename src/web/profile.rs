@@ -4,9 +4,15 @@
 //! the running browser and exit (chromedriver then waits for nothing), Firefox would say the
 //! profile is in use.
 //!
-//! The locks (Linux and the BSDs): Chromium's `SingletonLock` is a symbolic link to
-//! `HOST-PID`; Firefox's `lock` is a symbolic link to `ADDRESS:+PID` (and Windows' Firefox
-//! keeps `parent.lock` open). A lock whose process is gone is stale: the browser replaces it.
+//! The locks, looked at as the browsers themselves look at them:
+//! - Chromium's `SingletonLock` is a symbolic link to `HOST-PID`.
+//! - Firefox on Linux and the BSDs takes two: the symbolic link `lock` -> `ADDRESS:+PID`, and a
+//!   POSIX record lock (`fcntl`) on the empty file `.parentlock`. The file itself stays after
+//!   Firefox exits, so only the record lock says it is held; the link stays after Firefox was
+//!   killed, so only a live process behind it says it is held. Either one held refuses the
+//!   profile, as Firefox refuses it. (Windows' Firefox keeps `parent.lock` open instead.)
+//!
+//! A link whose process is gone is stale: the browser replaces it.
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +43,69 @@ pub enum ProfileError {
         /// Why.
         reason: String,
     },
+}
+
+/// The files of a Firefox profile that a run changes in place and that are put back as they
+/// were once the browser is gone: geckodriver writes its automation preferences into `user.js`
+/// (and leaves them there when the profile had none), and Firefox copies them into `prefs.js`
+/// (pop-up blocking off, no update checks, a Marionette port, ...). A login lives elsewhere
+/// (`cookies.sqlite`) and stays. Put back by [`Kept::restore`] or on drop; a run killed with
+/// SIGKILL cannot put them back.
+#[derive(Debug)]
+pub struct Kept {
+    files: Vec<(PathBuf, Option<Vec<u8>>)>,
+}
+
+impl Kept {
+    /// Saves what `browser`'s run may change in the profile `dir` (nothing for Chromium, whose
+    /// driver writes no preference into the profile).
+    pub fn save(browser: Browser, dir: &Path) -> Kept {
+        let names: &[&str] = match browser {
+            Browser::Chromium => &[],
+            Browser::Firefox => &["user.js", "prefs.js"],
+        };
+        let files = names
+            .iter()
+            .map(|name| {
+                let path = dir.join(name);
+                let before = std::fs::read(&path).ok();
+                (path, before)
+            })
+            .collect();
+        Kept { files }
+    }
+
+    /// Puts the files back as they were (a file that was not there is removed). Call once no
+    /// process of the browser runs (Firefox writes `prefs.js` while it runs and as it quits).
+    pub fn restore(&mut self) {
+        for (path, before) in self.files.drain(..) {
+            let result = match before {
+                Some(bytes) => std::fs::write(&path, bytes),
+                None => std::fs::remove_file(&path).or_else(|e| {
+                    if e.kind() == std::io::ErrorKind::NotFound { Ok(()) } else { Err(e) }
+                }),
+            };
+            if let Err(e) = result {
+                tracing::warn!("cannot put back {} as it was: {e}", path.display());
+            }
+        }
+    }
+}
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        self.restore();
+    }
+}
+
+/// The command line (in backquotes) that opens `browser` on the profile `dir`, for the user to
+/// log in there by hand.
+pub fn open_command(browser: Browser, dir: &Path) -> String {
+    let dir = dir.display();
+    match browser {
+        Browser::Chromium => format!("`chromium --user-data-dir={dir}`"),
+        Browser::Firefox => format!("`firefox -no-remote -profile {dir}`"),
+    }
 }
 
 /// Checks that `dir` can be the browser's profile: a directory (made when missing) that no
@@ -79,6 +148,15 @@ pub fn check(browser: Browser, dir: &Path) -> Result<(), ProfileError> {
         }
         tracing::debug!("{} is a stale lock ({target}): the browser replaces it", path.display());
     }
+    if browser == Browser::Firefox
+        && let Some(holder) = record_lock_holder(&dir.join(".parentlock"))
+    {
+        return Err(ProfileError::InUse {
+            dir: dir.to_path_buf(),
+            lock: ".parentlock".into(),
+            target: format!("locked by pid {holder}"),
+        });
+    }
     Ok(())
 }
 
@@ -100,6 +178,31 @@ fn holder_alive(target: &str) -> bool {
         return true;
     }
     super::owner::proc_state(pid) != super::owner::ProcState::Gone
+}
+
+/// The process holding a POSIX record lock on `file` (Firefox's `.parentlock`), if one does
+/// (`F_GETLK`, which takes no lock itself). A missing or unreadable file holds nothing.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn record_lock_holder(file: &Path) -> Option<i32> {
+    use nix::fcntl::{FcntlArg, fcntl};
+    use nix::libc;
+    let handle = std::fs::File::open(file).ok()?;
+    // A write lock over the whole file: any lock another process holds conflicts with it.
+    let mut probe = libc::flock {
+        l_type: libc::F_WRLCK as libc::c_short,
+        l_whence: libc::SEEK_SET as libc::c_short,
+        l_start: 0,
+        l_len: 0,
+        l_pid: 0,
+    };
+    fcntl(&handle, FcntlArg::F_GETLK(&mut probe)).ok()?;
+    (probe.l_type != libc::F_UNLCK as libc::c_short).then_some(probe.l_pid)
+}
+
+/// Elsewhere only the `lock` link is looked at.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn record_lock_holder(_file: &Path) -> Option<i32> {
+    None
 }
 
 fn hostname() -> Option<String> {
@@ -134,6 +237,22 @@ mod tests {
         std::os::unix::fs::symlink(format!("127.0.1.1:+{me}"), dir.path().join("lock")).unwrap();
         let err = check(Browser::Firefox, dir.path()).unwrap_err().to_string();
         assert!(err.contains("lock -> 127.0.1.1:+"), "{err}");
+    }
+
+    #[test]
+    fn kept_files_are_put_back_and_new_ones_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("user.js"), "mine").unwrap();
+        let mut kept = Kept::save(Browser::Firefox, dir.path());
+        std::fs::write(dir.path().join("user.js"), "geckodriver's").unwrap();
+        std::fs::write(dir.path().join("prefs.js"), "firefox's").unwrap();
+        kept.restore();
+        assert_eq!(std::fs::read_to_string(dir.path().join("user.js")).unwrap(), "mine");
+        assert!(!dir.path().join("prefs.js").exists());
+        // Chromium keeps nothing: its files are left alone.
+        std::fs::write(dir.path().join("prefs.js"), "x").unwrap();
+        drop(Kept::save(Browser::Chromium, dir.path()));
+        assert!(dir.path().join("prefs.js").exists());
     }
 
     #[test]

@@ -131,6 +131,8 @@ pub struct Session {
     /// `--profile`: the browser is asked to quit (it writes its cookies) before its tree is
     /// stopped.
     persistent: bool,
+    /// `--profile`: the profile's files the run changes, put back once the browser is gone.
+    kept: Option<profile::Kept>,
     /// The WebDriver server URL (local or remote).
     pub server_url: String,
 }
@@ -178,6 +180,7 @@ impl Session {
             cancel: cancel.clone(),
             attached: None,
             persistent: false,
+            kept: None,
             server_url: String::new(),
         };
         let mut signal = cancel;
@@ -218,6 +221,7 @@ impl Session {
         } else if let Some(dir) = &config.browser.profile {
             profile::check(browser, dir)?;
             self.persistent = true;
+            self.kept = Some(profile::Kept::save(browser, dir));
         }
         let mut local_run = None;
         self.server_url = if local {
@@ -697,6 +701,9 @@ impl Session {
                 // machine). The directory can go now.
                 tracing::debug!("processes {left:?} are still exiting after SIGKILL");
             }
+        }
+        if let Some(mut kept) = self.kept.take() {
+            kept.restore();
         }
         if let Some(mut dir) = self.dir.take() {
             dir.remove();

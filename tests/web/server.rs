@@ -117,7 +117,7 @@ const BASE: SudokuNamePage = SudokuNamePage {
 };
 
 /// A puzzle with 30 givens and 51 blanks (the latency notes' fixture).
-const PUZZLE: &str =
+pub const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
 /// The first 16 givens of [`PUZZLE`].
@@ -144,8 +144,9 @@ const SUDOKU_NAME_PAGES: &[SudokuNamePage] = &[
     },
     // 16 givens: always several solutions, never "not ready".
     SudokuNamePage { name: "sudoku_name_16", puzzle: SIXTEEN, report_keys: true, ..BASE },
-    // A slow page (a fill lasts several seconds) that logs every key with its own clock.
-    SudokuNamePage { name: "sudoku_name_slow", slow: 40, log_keys: true, ..BASE },
+    // A slow page (a fill lasts several seconds) that logs every key with its own clock, and
+    // which cell got which digit.
+    SudokuNamePage { name: "sudoku_name_slow", slow: 40, log_keys: true, log_cells: true, ..BASE },
     // Givens that are not Tab stops: Tab would run past the board.
     SudokuNamePage { name: "sudoku_name_disabled", given_attr: "disabled", ..BASE },
     SudokuNamePage { name: "sudoku_name_notab", given_attr: "notab", ..BASE },
