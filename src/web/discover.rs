@@ -557,6 +557,7 @@ fn dom_found(url: &str, best: &Candidate, selector: String, others: Vec<String>)
         ready_timeout_ms: None,
         unproven,
         unproven_in_file: false,
+        variant: Default::default(),
     };
     let mut site = page_site(url, board);
     site.frames = frame_path(&best.frame);
@@ -606,6 +607,7 @@ async fn canvas_found(
         ready_timeout_ms: None,
         unproven: None,
         unproven_in_file: false,
+        variant: Default::default(),
     };
     let mut site = page_site(url, board);
     site.frames = frame_path(frame);

@@ -58,6 +58,7 @@ pub mod report;
 pub mod session;
 pub mod signals;
 pub mod site;
+pub mod variant;
 pub mod wd;
 
 pub use browser::Browser;

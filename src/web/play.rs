@@ -4,7 +4,6 @@
 //! type, read back and wait for the page's confirmation. What differs between a board of
 //! elements and a board drawn on a canvas is the source's ([`super::board`]).
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use thirtyfour::prelude::WebDriver;
@@ -114,7 +113,7 @@ async fn play_elements(
         timed(&mut timings.read, t);
 
         let t = Instant::now();
-        let geometry = Arc::new(site.geometry().map_err(PlayError::Logic)?);
+        let geometry = super::variant::dom::geometry(driver, site, &board).await?;
         let solved = match solve_board(geometry, &board) {
             Err(PlayError::Invalid(_) | PlayError::Unsolvable) if site.board.unproven.is_some() => {
                 return Err(dom::unproven_mistakes(driver, site, &board).await);

@@ -162,6 +162,10 @@ pub struct Board {
     /// `unproven = true` in a file: see [`Board::unproven`].
     #[serde(default, rename = "unproven")]
     pub unproven_in_file: bool,
+    /// The variant the board must be (`auto`, the default: whatever the page marks; `classic`,
+    /// `killer`, `jigsaw`, `x`): see [`crate::web::variant`].
+    #[serde(default)]
+    pub variant: crate::web::variant::VariantSpec,
 }
 
 /// A board whose givens nothing proves (no read-only, disabled or `aria-readonly` state and no
