@@ -14,6 +14,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ("demo.toml", include_str!("../../sites/demo.toml")),
     ("nytimes.toml", include_str!("../../sites/nytimes.toml")),
     ("puzzle-sudoku.com.toml", include_str!("../../sites/puzzle-sudoku.com.toml")),
+    ("puzzle-jigsaw-sudoku.com.toml", include_str!("../../sites/puzzle-jigsaw-sudoku.com.toml")),
     ("sudoku.name.toml", include_str!("../../sites/sudoku.name.toml")),
     ("sudokupuzzle.org.toml", include_str!("../../sites/sudokupuzzle.org.toml")),
     ("websudoku.com.toml", include_str!("../../sites/websudoku.com.toml")),

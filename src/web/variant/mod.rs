@@ -203,6 +203,19 @@ pub enum VariantError {
     Script(String),
 }
 
+/// Makes `site` play `spec` (`--variant`): the board must show it; a URL parameter named after
+/// it (`params = { killer = "0" }` for `{killer}` in the URL) is set to `1`; and a Killer,
+/// which may have no givens at all, is ready once its cells are there.
+pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) {
+    site.board.variant = spec;
+    if let Some(value) = site.params.get_mut(spec.name()) {
+        *value = "1".into();
+    }
+    if spec == VariantSpec::Killer && site.board.min_givens.is_none() {
+        site.board.min_givens = Some(0);
+    }
+}
+
 /// Establishes the variant of a board of `side` whose marks (in reading order) are `marks`,
 /// against the site's `spec`.
 pub fn establish(
