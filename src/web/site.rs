@@ -760,6 +760,8 @@ impl Site {
         let mut healed = self.clone();
         healed.frames = found.frames.clone();
         healed.board = found.board.clone();
+        // The variant the site expects still holds on the board found instead.
+        healed.board.variant = self.board.variant;
         if found.fill.strategy == Strategy::Click {
             healed.fill = found.fill.clone();
         }
@@ -818,6 +820,9 @@ impl Site {
         }
         if let Some(n) = b.min_givens {
             out.push_str(&format!("min_givens = {n}\n"));
+        }
+        if b.variant != crate::web::variant::VariantSpec::Auto {
+            out.push_str(&format!("variant = \"{}\"\n", b.variant.name()));
         }
         if self.fill.strategy == Strategy::Click {
             out.push_str("\n[fill]\nstrategy = \"click\"\n");

@@ -203,6 +203,14 @@ pub enum VariantError {
     Script(String),
 }
 
+impl VariantError {
+    /// Whether the marks could not be read at all (else they were read and do not add up: the
+    /// board's own problem, which another session would read the same way).
+    pub fn is_unread(&self) -> bool {
+        matches!(self, VariantError::Script(_))
+    }
+}
+
 /// Makes `site` play `spec` (`--variant`): the board must show it; a URL parameter named after
 /// it (`params = { killer = "0" }` for `{killer}` in the URL) is set to `1`; and a Killer,
 /// which may have no givens at all, is ready once its cells are there.
