@@ -377,7 +377,7 @@ mod tests {
         // Alternate boxes shaded (boxes 1, 3, 5, 7, 9 hold both diagonals) are no X.
         let mut chequer = marks(&boxes(), None);
         for (i, cell) in chequer.iter_mut().enumerate() {
-            if boxes()[i] % 2 == 0 {
+            if boxes()[i].is_multiple_of(2) {
                 cell.backgrounds.push("rgb(240, 240, 240)".into());
             }
         }
