@@ -1138,6 +1138,7 @@ mod tests {
                 "demo",
                 "nytimes",
                 "puzzle-sudoku.com",
+                "puzzle-jigsaw-sudoku.com",
                 "sudoku.name",
                 "sudokupuzzle.org",
                 "websudoku.com",
