@@ -107,7 +107,7 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
     };
     let mut site = found.site;
     // A marker is written only when the page proves it; otherwise every filled cell is fixed.
-    let unproven = site.board.unproven.as_ref().map(|u| {
+    let unproven = site.board.unproven().map(|u| {
         let hint = if u.hint_note.is_empty() {
             String::new()
         } else {

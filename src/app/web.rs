@@ -24,7 +24,7 @@ use sudobot::web::{
 use super::logic_input::scale;
 use super::{Code, init_logging};
 use crate::cli::hint::Reveal;
-use crate::cli::web::{BrowserArg, Parallel, TabArg, WebArgs};
+use crate::cli::web::{BrowserArg, Parallel, StrategyArg, TabArg, WebArgs};
 
 /// Prints to stdout; a closed pipe (`sudobot web ... | head`) is not an error.
 macro_rules! out {
@@ -182,14 +182,8 @@ impl WebRun {
         {
             sudobot::web::variant::choose(site, spec);
         }
-        if let (Some(site), Some(s)) = (&mut site, args.strategy.as_deref()) {
-            site.fill.strategy = match s {
-                "actions" => Strategy::Actions,
-                "per-cell" => Strategy::PerCell,
-                "script" => Strategy::Script,
-                "click" => Strategy::Click,
-                _ => Strategy::Keys,
-            };
+        if let (Some(site), Some(s)) = (&mut site, args.strategy) {
+            site.fill.strategy = strategy(s);
         }
         let success =
             success_marker(args.success_text.as_deref(), args.success_selector.as_deref())?;
@@ -533,6 +527,17 @@ fn by_kind(counts: &[(FailureKind, usize)]) -> String {
 }
 
 /// The library's browser for `--browser`.
+/// `--strategy` as the site file's [`Strategy`].
+fn strategy(arg: StrategyArg) -> Strategy {
+    match arg {
+        StrategyArg::Keys => Strategy::Keys,
+        StrategyArg::Actions => Strategy::Actions,
+        StrategyArg::PerCell => Strategy::PerCell,
+        StrategyArg::Script => Strategy::Script,
+        StrategyArg::Click => Strategy::Click,
+    }
+}
+
 fn browser(arg: BrowserArg) -> Browser {
     match arg {
         BrowserArg::Chromium => Browser::Chromium,

@@ -270,19 +270,9 @@ pub enum ColourChoice {
     Never,
 }
 
-/// A box shape from `--box`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoxShape {
-    /// Cells per box row.
-    pub width: usize,
-    /// Rows per box.
-    pub height: usize,
-}
+/// A box shape from `--box`: the library's, which site files' `board.boxes` use too.
+pub use sudobot::grid::BoxShape;
 
 pub(crate) fn parse_box(text: &str) -> Result<BoxShape, String> {
-    let bad = || format!("'{text}' is not a box shape; write WIDTHxHEIGHT, e.g. 3x2");
-    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let width = w.trim().parse().map_err(|_| bad())?;
-    let height = h.trim().parse().map_err(|_| bad())?;
-    Ok(BoxShape { width, height })
+    text.parse().map_err(|_| format!("'{text}' is not a box shape; write WIDTHxHEIGHT, e.g. 3x2"))
 }

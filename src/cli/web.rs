@@ -107,12 +107,10 @@ pub struct WebArgs {
     /// (the others wait in the Grid's queue).
     #[arg(long, requires = "parallel")]
     pub oversubscribe: bool,
-    /// How to type, overriding the site file: keys (default: one Element Send Keys of the whole
-    /// board), actions (one Actions chain), per-cell (click + send keys per cell), script (set
-    /// values by script with input/keyup/change events; only for sites that accept them),
-    /// click (click each cell's centre, then its key: cells that are not inputs).
-    #[arg(long, value_name = "HOW", value_parser = ["keys", "actions", "per-cell", "script", "click"])]
-    pub strategy: Option<String>,
+    /// How to type, overriding the site file's `[fill] strategy` (default: the file's, else
+    /// keys).
+    #[arg(long, value_name = "HOW")]
+    pub strategy: Option<StrategyArg>,
     /// WebDriver settings file (default: the built-in webdriver.toml).
     #[arg(long, value_name = "PATH")]
     pub config: Option<PathBuf>,
@@ -176,6 +174,21 @@ pub enum BrowserArg {
     Chromium,
     /// Firefox, through geckodriver.
     Firefox,
+}
+
+/// `--strategy`: the site file's `[fill] strategy` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// One Element Send Keys of the whole board (digits and Tabs).
+    Keys,
+    /// One WebDriver Actions chain of key events.
+    Actions,
+    /// Click each cell, then send its key (two commands a cell).
+    PerCell,
+    /// Set values by script with input/keyup/change events (only for sites that accept them).
+    Script,
+    /// Click each cell's centre, then its key (cells that are not inputs).
+    Click,
 }
 
 /// `--tab`.

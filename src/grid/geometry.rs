@@ -23,6 +23,52 @@ pub enum Regions {
     Jigsaw,
 }
 
+/// A box shape, `width` cells wide and `height` cells tall, as written `WxH` (`3x2`): what
+/// `--box` and a site file's `board.boxes` say. Whether it tiles a side is
+/// [`BoxShape::side`]'s business and [`Geometry::boxed`]'s check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoxShape {
+    /// Cells per box row.
+    pub width: usize,
+    /// Rows per box.
+    pub height: usize,
+}
+
+impl BoxShape {
+    /// The side these boxes tile (`width * height`, saturated: never wrapped).
+    pub fn side(self) -> usize {
+        self.width.saturating_mul(self.height)
+    }
+
+    /// The geometry of boxes of this shape.
+    pub fn geometry(self) -> Result<Geometry, GridError> {
+        Geometry::boxed(self.width, self.height)
+    }
+}
+
+/// Text that is not `WxH` with two whole numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a box shape: write WIDTHxHEIGHT, e.g. 3x2")]
+pub struct NotABoxShape;
+
+impl std::str::FromStr for BoxShape {
+    type Err = NotABoxShape;
+
+    /// `3x2` or `3X2` (spaces around the numbers allowed).
+    fn from_str(text: &str) -> Result<BoxShape, NotABoxShape> {
+        let (w, h) = text.split_once(['x', 'X']).ok_or(NotABoxShape)?;
+        let width = w.trim().parse().map_err(|_| NotABoxShape)?;
+        let height = h.trim().parse().map_err(|_| NotABoxShape)?;
+        Ok(BoxShape { width, height })
+    }
+}
+
+impl fmt::Display for BoxShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
 /// What a house is, for messages: "row 3", "box 5", "diagonal".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HouseKind {
@@ -288,6 +334,20 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn box_shapes_read_as_written_and_say_their_side() {
+        let shape: BoxShape = " 3 X 2".parse().unwrap();
+        assert_eq!(shape, BoxShape { width: 3, height: 2 });
+        assert_eq!((shape.side(), shape.to_string()), (6, "3x2".to_string()));
+        assert_eq!(shape.geometry().unwrap().box_shape(), Some((3, 2)));
+        for bad in ["3", "3x", "x2", "3x2x1", "-3x2", "3.0x2"] {
+            assert_eq!(bad.parse::<BoxShape>(), Err(NotABoxShape), "{bad}");
+        }
+        let huge = BoxShape { width: usize::MAX, height: 2 };
+        assert_eq!(huge.side(), usize::MAX);
+        assert!(huge.geometry().is_err());
+    }
 
     #[test]
     fn usual_box_shapes() {

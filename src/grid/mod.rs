@@ -10,7 +10,7 @@ pub mod symbol;
 use std::fmt;
 use std::sync::Arc;
 
-pub use geometry::{Geometry, House, HouseKind, Regions};
+pub use geometry::{BoxShape, Geometry, House, HouseKind, NotABoxShape, Regions};
 pub use killer::{Cage, CageConflict, CageRef, MAX_KILLER_SIDE};
 
 /// The largest supported side (36x36 grids, boxes of 6x6).

@@ -29,9 +29,10 @@ use thirtyfour::prelude::*;
 use super::poll::poll;
 use super::read::{lattice, symbol_value};
 use super::site::{
-    Board, Completion, Consent, Difficulty, Fill, Given, Order, ReadMode, SIDES, Site, Strategy,
-    Success, Unproven, ValueSource,
+    BoardSpec, Completion, Consent, Difficulty, DomSpec, Fill, Given, Order, PixelSpec, ReadMode,
+    SIDES, Site, Strategy, Style, Success, Unproven, ValueSource,
 };
+use crate::grid::BoxShape;
 
 /// How many elements one frame's scan looks at, at most.
 pub const MAX_ELEMENTS: usize = 20_000;
@@ -544,7 +545,7 @@ fn dom_found(url: &str, best: &Candidate, selector: String, others: Vec<String>)
         },
         if strategy == Strategy::Click { "clicking each cell, then its key" } else { "keys" },
     );
-    let board = Board {
+    let board = BoardSpec::Dom(DomSpec {
         side: best.side,
         boxes,
         cells: selector,
@@ -552,13 +553,12 @@ fn dom_found(url: &str, best: &Candidate, selector: String, others: Vec<String>)
         value,
         id_template: None,
         read: ReadMode::Script,
-        given_marker: Some(given),
+        given,
         min_givens: Some(given_count.min(17)),
         ready_timeout_ms: None,
         unproven,
-        unproven_in_file: false,
         variant: Default::default(),
-    };
+    });
     let mut site = page_site(url, board);
     site.frames = frame_path(&best.frame);
     site.fill.strategy = strategy;
@@ -594,21 +594,11 @@ async fn canvas_found(
     let Some(selector) = selector else {
         return Err(DiscoverError::NoSelector { what });
     };
-    let board = Board {
-        side: super::site::SIDE,
-        boxes: None,
-        cells: selector.clone(),
-        order: Order::Document,
-        value: ValueSource::Value,
-        id_template: None,
-        read: ReadMode::Pixels,
-        given_marker: None,
+    let board = BoardSpec::Pixels(PixelSpec {
+        element: selector.clone(),
         min_givens: None,
         ready_timeout_ms: None,
-        unproven: None,
-        unproven_in_file: false,
-        variant: Default::default(),
-    };
+    });
     let mut site = page_site(url, board);
     site.frames = frame_path(frame);
     site.fill.strategy = Strategy::Click;
@@ -620,9 +610,9 @@ async fn canvas_found(
     Ok(Found { site, why, others, givens: 0, took: Duration::ZERO })
 }
 
-/// A site for the page at `url` with `board`: no levels, success by read-back. Before discovery
-/// has run, the board is a placeholder.
-pub fn page_site(url: &str, board: Board) -> Site {
+/// A site for the page at `url` with the `board` discovery found there: no levels, success by
+/// read-back.
+pub fn page_site(url: &str, board: BoardSpec) -> Site {
     Site {
         name: "discovered".into(),
         description: format!("the board found on {url}"),
@@ -946,7 +936,7 @@ fn givens(c: &Candidate) -> GivenRule {
         Some((given, note)) => (Some(given), note),
         None => (None, String::new()),
     };
-    GivenRule { given: Given::Filled(true), why, unproven: Some(Unproven { hint, hint_note }) }
+    GivenRule { given: Given::Filled, why, unproven: Some(Unproven { hint, hint_note }) }
 }
 
 /// A class, weight or colour that some filled cells have and others not, in words: the
@@ -985,7 +975,7 @@ fn hint(filled: &[&Element], empty: &[&Element]) -> Option<(Given, String)> {
         if let Some(e) = filled.iter().find(|e| weight(&e.weight) == heavy) {
             let w = &e.weight;
             return Some((
-                Given::Style(format!("font-weight: {w}")),
+                Given::Style(Style { property: "font-weight".into(), value: w.clone() }),
                 format!("the heavier font ({w}) {}", of(n)),
             ));
         }
@@ -998,7 +988,7 @@ fn hint(filled: &[&Element], empty: &[&Element]) -> Option<(Given, String)> {
         && let Some((colour, n)) = colours.iter().min_by_key(|(_, n)| **n)
     {
         return Some((
-            Given::Style(format!("color: {colour}")),
+            Given::Style(Style { property: "color".into(), value: (*colour).to_string() }),
             format!("the text colour {colour} {}", of(*n)),
         ));
     }
@@ -1019,20 +1009,17 @@ fn is_given(given: &Given, e: &Element) -> bool {
         Given::Attribute(a) if a == "disabled" => e.disabled,
         Given::Attribute(_) => e.aria_readonly,
         Given::Class(k) => e.classes.iter().any(|x| x == k),
-        Given::Style(s) => {
-            let (prop, want) = s.split_once(':').unwrap_or(("", ""));
-            match prop.trim() {
-                "font-weight" => e.weight == want.trim(),
-                _ => e.color == want.trim(),
-            }
-        }
-        Given::Filled(_) => true,
+        Given::Style(s) => match s.property.as_str() {
+            "font-weight" => e.weight == s.value,
+            _ => e.color == s.value,
+        },
+        Given::Filled => true,
     }
 }
 
 /// The box shape from thicker lines between some columns and rows, when the page draws them;
 /// `None` (the usual shape for the side) otherwise.
-fn box_shape(c: &Candidate) -> Option<String> {
+fn box_shape(c: &Candidate) -> Option<BoxShape> {
     let side = c.side;
     let mut at = vec![None; side * side];
     for (e, &i) in c.cells.iter().zip(&c.index) {
@@ -1059,7 +1046,7 @@ fn box_shape(c: &Candidate) -> Option<String> {
     };
     let width = thick_period(&(0..side - 1).map(col_sep).collect::<Vec<_>>(), side)?;
     let height = thick_period(&(0..side - 1).map(row_sep).collect::<Vec<_>>(), side)?;
-    (width * height == side).then(|| format!("{width}x{height}"))
+    (width * height == side).then_some(BoxShape { width, height })
 }
 
 /// The box size the thick lines show: the lines after every `p` cells are thicker than the
@@ -1194,7 +1181,7 @@ mod tests {
         assert_eq!(c.side, 6);
         // The first element in document order is the last cell.
         assert_eq!(c.index[0], 35);
-        assert_eq!(box_shape(c).as_deref(), Some("3x2"));
+        assert_eq!(box_shape(c), Some(BoxShape { width: 3, height: 2 }));
     }
 
     #[test]
@@ -1218,21 +1205,22 @@ mod tests {
             cells[i].color = "rgb(34, 85, 204)".into();
         }
         let rule = givens(&grids(&[], &cells).remove(0));
-        assert_eq!(rule.given, Given::Filled(true), "a colour proves nothing: {rule:?}");
+        assert_eq!(rule.given, Given::Filled, "a colour proves nothing: {rule:?}");
         let unproven = rule.unproven.expect("unproven");
-        assert_eq!(unproven.hint, Some(Given::Style("color: rgb(0, 0, 0)".into())));
+        let black = Style { property: "color".into(), value: "rgb(0, 0, 0)".into() };
+        assert_eq!(unproven.hint, Some(Given::Style(black)));
         assert!(rule.why.contains("every filled cell is fixed"), "{}", rule.why);
         assert!(rule.why.contains("on 3 of the 8 filled cells is only a hint"), "{}", rule.why);
         for &i in entries {
             cells[i].weight = "700".into();
         }
         let rule = givens(&grids(&[], &cells).remove(0));
-        assert_eq!(rule.given, Given::Filled(true), "a weight proves nothing: {rule:?}");
+        assert_eq!(rule.given, Given::Filled, "a weight proves nothing: {rule:?}");
         for &i in entries {
             cells[i].classes.push("guess".into());
         }
         let rule = givens(&grids(&[], &cells).remove(0));
-        assert_eq!(rule.given, Given::Filled(true), "a class proves nothing: {rule:?}");
+        assert_eq!(rule.given, Given::Filled, "a class proves nothing: {rule:?}");
         assert_eq!(rule.unproven.unwrap().hint, Some(Given::Class("guess".into())));
         // A read-only state on the givens alone proves them; on an empty cell too, it does not.
         for c in &mut cells {
@@ -1247,7 +1235,7 @@ mod tests {
         assert!(rule.unproven.is_none());
         cells[1].readonly = true;
         let rule = givens(&grids(&[], &cells).remove(0));
-        assert_eq!(rule.given, Given::Filled(true), "{rule:?}");
+        assert_eq!(rule.given, Given::Filled, "{rule:?}");
         for c in &mut cells {
             c.readonly = false;
         }

@@ -118,7 +118,7 @@ pub async fn check_page(
     }
     for (i, frame) in site.frames.iter().enumerate() {
         let key = format!("frames[{i}]");
-        if count(driver, &site.board.cells).await.unwrap_or(0) > 0 {
+        if count(driver, site.board.cells()).await.unwrap_or(0) > 0 {
             line(&key, format!("`{frame}`: not needed, the board is in this document"), true);
             break;
         }
@@ -131,7 +131,7 @@ pub async fn check_page(
             }
         }
     }
-    let sel = &site.board.cells;
+    let sel = site.board.cells();
     let cells = count(driver, sel).await;
     if site.board.is_pixels() {
         // One element, its board read from a screenshot.
@@ -177,7 +177,7 @@ pub async fn check_page(
 /// `board.read` of a board read from pixels: the overlays a run clicks away are clicked away
 /// (they would cover the board's pixels), the frames entered again, and one read.
 async fn check_pixels(driver: &WebDriver, site: &Site) -> Result<(String, bool), String> {
-    let sel = &site.board.cells;
+    let sel = site.board.cells();
     driver.enter_default_frame().await.map_err(|e| short(&e))?;
     dismiss(driver, site).await;
     for frame in &site.frames {
@@ -200,7 +200,7 @@ async fn check_ids(driver: &WebDriver, site: &Site) -> Option<(String, bool)> {
         .await
         .and_then(|r| r.convert())
         .map_err(|e| short(&e));
-    let template = site.board.id_template.as_deref().unwrap_or("");
+    let template = site.board.dom().and_then(|d| d.id_template.as_deref()).unwrap_or("");
     let text = match &found {
         Ok(n) => format!(
             "`{template}`: {n} of {} ids found ({} .. {})",

@@ -265,7 +265,7 @@ impl PrepareArgs {
             targets: targets.iter().map(|t| t.index).collect(),
             marker,
             marker_text: success.text.clone(),
-            order: (site.board.order == Order::Position).then(|| {
+            order: site.board.dom().is_some_and(|d| d.order == Order::Position).then(|| {
                 let mut order = vec![0; board.dom_order.len()];
                 for (doc, &i) in board.dom_order.iter().enumerate() {
                     order[i] = doc;

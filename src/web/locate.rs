@@ -123,7 +123,7 @@ async fn wait_element(
     bound: Duration,
     heal: bool,
 ) -> Result<(), PlayError> {
-    let bound = site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(bound);
+    let bound = site.board.ready_timeout_ms().map(Duration::from_millis).unwrap_or(bound);
     poll(bound, Duration::from_millis(25), "the board's element", async |elapsed| {
         if board_here(driver, site).await {
             return Ok(Some(()));
@@ -140,7 +140,7 @@ async fn wait_element(
             cells: site.cell_count(),
             mismatch: true,
             waited,
-            detail: format!("`{}` matches no element", site.board.cells),
+            detail: format!("`{}` matches no element", site.board.cells()),
             min_givens: site.min_givens(),
         }
     })

@@ -52,7 +52,7 @@ pub async fn check(driver: &WebDriver, site: &Site, bound: Duration) -> Result<(
     let Some(login) = &site.login else {
         return Ok(());
     };
-    let args = vec![site.board.cells.clone().into(), serde_json::json!(login.wall)];
+    let args = vec![site.board.cells().into(), serde_json::json!(login.wall)];
     let seen = poll(bound, Duration::from_millis(50), "the board or a login wall", async |_| {
         let seen: Option<String> = driver
             .execute(LOOK, args.clone())

@@ -9,7 +9,8 @@
 //! - [`owner`]: the processes and files a run owns, stopped and deleted on every path;
 //! - [`signals`]: SIGINT/SIGTERM/SIGHUP: cancel at once, a second signal exits at once;
 //! - [`login`]: sites that need the player's login, and their login wall;
-//! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable;
+//! - [`site`]: per-site descriptions (`sites/*.toml`), embedded and overridable; [`spec`]: the
+//!   board a site file or discovery describes, typed and validated once ([`spec::BoardSpec`]);
 //! - [`discover`]: finding the board on a page no site file describes (and when a site file's
 //!   board no longer matches);
 //! - [`play`]: one puzzle, the one story over any board; [`locate`]: where the board is (a site
@@ -58,6 +59,7 @@ pub mod report;
 pub mod session;
 pub mod signals;
 pub mod site;
+pub mod spec;
 pub mod variant;
 pub mod wd;
 

@@ -155,7 +155,7 @@ pub(super) async fn board_here(driver: &WebDriver, site: &Site) -> bool {
     driver
         .execute(
             "return document.querySelector(arguments[0]) !== null;",
-            vec![site.board.cells.clone().into()],
+            vec![site.board.cells().into()],
         )
         .await
         .ok()

@@ -16,7 +16,7 @@ use super::locate::{Locate, find_board};
 use super::options::{Mode, Outcome, PlayOptions, Timings, timed};
 use super::page::{navigate, normal_mode};
 use super::read::PageBoard;
-use super::site::{ReadMode, Site};
+use super::site::{BoardSpec, DomSpec, ReadMode, Site};
 use crate::grid::Grid;
 
 /// Plays one puzzle. `timings` is filled phase by phase, so a failure still shows the phases
@@ -42,10 +42,9 @@ pub async fn play(
     timed(&mut timings.navigate, t);
     let (site, healed) = find_board(driver, locate, options, timings).await?;
     let site = site.as_ref();
-    if site.board.is_pixels() {
-        play_pixels(driver, site, options, timings, healed).await
-    } else {
-        play_elements(driver, site, options, timings, healed).await
+    match &site.board {
+        BoardSpec::Pixels(_) => play_pixels(driver, site, options, timings, healed).await,
+        BoardSpec::Dom(dom) => play_elements(driver, site, dom, options, timings, healed).await,
     }
 }
 
@@ -101,12 +100,13 @@ fn plan(
 async fn play_elements(
     driver: &WebDriver,
     site: &Site,
+    dom: &DomSpec,
     options: &PlayOptions,
     timings: &mut Timings,
     healed: Option<String>,
 ) -> Result<Outcome, PlayError> {
     let mut resolved = 0;
-    let mut mode = site.board.read;
+    let mut mode = dom.read;
     loop {
         let t = Instant::now();
         let board = dom::read_board(driver, site, mode).await?;
@@ -115,7 +115,7 @@ async fn play_elements(
         let t = Instant::now();
         let geometry = super::variant::dom::geometry(driver, site, &board).await?;
         let solved = match solve_board(geometry, &board) {
-            Err(PlayError::Invalid(_) | PlayError::Unsolvable) if site.board.unproven.is_some() => {
+            Err(PlayError::Invalid(_) | PlayError::Unsolvable) if dom.unproven.is_some() => {
                 return Err(dom::unproven_mistakes(driver, site, &board).await);
             }
             solved => solved?,
@@ -167,7 +167,7 @@ async fn play_pixels(
     healed: Option<String>,
 ) -> Result<Outcome, PlayError> {
     let bound =
-        site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(options.element_timeout);
+        site.board.ready_timeout_ms().map(Duration::from_millis).unwrap_or(options.element_timeout);
     let t = Instant::now();
     let seen = canvas::read(driver, site, bound).await?;
     timed(&mut timings.navigate, t);
@@ -175,7 +175,7 @@ async fn play_pixels(
     timings.read = Some(seen.shot.screenshot + seen.shot.recognition);
 
     let t = Instant::now();
-    let (board, puzzle, solution, unsure) = canvas::solve_read(&seen.shot, &site.board.cells)?;
+    let (board, puzzle, solution, unsure) = canvas::solve_read(&seen.shot, site.board.cells())?;
     timed(&mut timings.solve, t);
     let planned = plan(options, &board, (puzzle, solution), &unsure, 0, healed, *timings)?;
     let (targets, notes, mut outcome) = match planned {

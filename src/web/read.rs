@@ -10,6 +10,7 @@ use serde::Deserialize;
 use thirtyfour::prelude::*;
 
 use super::site::{Given, Order, Site, ValueSource};
+use super::spec::{BoardSpec, DomSpec};
 use crate::grid::Cell;
 
 /// What the page shows, cell by cell in reading order.
@@ -66,6 +67,17 @@ pub enum ReadError {
     /// The script's answer had an unexpected shape.
     #[error("the board script returned something unexpected: {0}")]
     Script(String),
+    /// The board is drawn in one element and read from its pixels, not from page cells.
+    #[error("the board at `{0}` is read from its pixels, not from page cells")]
+    NotElements(String),
+}
+
+/// The board of elements `site` describes (a board read from pixels has no cells to read).
+fn elements(site: &Site) -> Result<&DomSpec, ReadError> {
+    match &site.board {
+        BoardSpec::Dom(dom) => Ok(dom),
+        BoardSpec::Pixels(p) => Err(ReadError::NotElements(p.element.clone())),
+    }
 }
 
 impl PageBoard {
@@ -124,7 +136,8 @@ pub fn symbol_key(value: u8) -> char {
 /// Parses a page source (of the board's frame). Only for sites whose cells are in document
 /// or id order and whose givens show in the markup.
 pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
-    let selector = &site.board.cells;
+    let dom = elements(site)?;
+    let selector = &dom.cells;
     // Validation parsed every selector already; an error here is still reported, not unwrapped.
     let sel = Selector::parse(selector)
         .map_err(|e| ReadError::Script(format!("selector `{selector}`: {e}")))?;
@@ -134,7 +147,7 @@ pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
         .map(|el| {
             let e = el.value();
             let text = || el.text().collect::<String>().trim().to_string();
-            let value = match &site.board.value {
+            let value = match &dom.value {
                 ValueSource::Value if matches!(e.name(), "input" | "textarea") => {
                     e.attr("value").unwrap_or("").trim().to_string()
                 }
@@ -143,7 +156,7 @@ pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
                 // Never read from source (the caller reads such boards by script).
                 ValueSource::Overlay => String::new(),
             };
-            let given = match site.board.given() {
+            let given = match &dom.given {
                 Given::Attribute(a) => e.attr(a).is_some(),
                 Given::Class(c) => {
                     e.classes().any(|x| x == c)
@@ -151,7 +164,7 @@ pub fn parse_source(html: &str, site: &Site) -> Result<PageBoard, ReadError> {
                             d.value().as_element().is_some_and(|x| x.classes().any(|k| k == c))
                         })
                 }
-                Given::Filled(_) | Given::Style(_) => !value.is_empty(),
+                Given::Filled | Given::Style(_) => !value.is_empty(),
             };
             RawCell { id: e.id().map(str::to_string), value, given, at: None }
         })
@@ -170,11 +183,12 @@ struct RawCell {
 
 /// Places matched elements (document order) on the board by the site's order.
 fn assemble(site: &Site, mut cells: Vec<RawCell>) -> Result<PageBoard, ReadError> {
-    let selector = site.board.cells.clone();
-    let side = site.side();
+    let dom = elements(site)?;
+    let selector = dom.cells.clone();
+    let side = dom.side;
     // Text that is not one symbol (pencil marks, "empty") is an empty cell where values are
     // read from text or an attribute; only a text field's stray text is a value to clear.
-    if site.board.value != ValueSource::Value {
+    if dom.value != ValueSource::Value {
         for c in &mut cells {
             if symbol_value(&c.value, side) == 0 {
                 c.value.clear();
@@ -184,7 +198,7 @@ fn assemble(site: &Site, mut cells: Vec<RawCell>) -> Result<PageBoard, ReadError
     // Where nothing proves the givens, every cell holding a value is fixed: the marker's own
     // reading (an input's markup value, for `filled`) would leave a value a script restored
     // open to being typed over.
-    if site.board.unproven.is_some() {
+    if dom.unproven.is_some() {
         for c in &mut cells {
             c.given = !c.value.is_empty();
         }
@@ -196,7 +210,7 @@ fn assemble(site: &Site, mut cells: Vec<RawCell>) -> Result<PageBoard, ReadError
         expected: n,
         missing,
     };
-    match site.board.order {
+    match dom.order {
         Order::Document => {
             if cells.len() != n {
                 return Err(count(cells.len(), String::new()));
@@ -229,7 +243,7 @@ fn assemble(site: &Site, mut cells: Vec<RawCell>) -> Result<PageBoard, ReadError
             Ok(PageBoard { side, raw, given, dom_order })
         }
         Order::Id => {
-            let ids = site.cell_ids().unwrap_or_default();
+            let ids = dom.cell_ids().unwrap_or_default();
             let index_of: HashMap<&str, usize> =
                 ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
             let mut raw = vec![None; n];
@@ -412,12 +426,23 @@ pub struct ReadArgs {
 impl ReadArgs {
     /// The arguments for `site`.
     pub fn new(site: &Site) -> ReadArgs {
-        let (kind, name) = site.board.given().script_args();
-        let (value_kind, value_name) = site.board.value.script_args();
+        let Some(dom) = site.board.dom() else {
+            // A board drawn in one element (read from its pixels, never by this script): that
+            // element, read as a board whose filled cells are givens.
+            return ReadArgs {
+                selector: site.board.cells().to_string(),
+                kind: "filled",
+                name: String::new(),
+                value_kind: "value",
+                value_name: String::new(),
+            };
+        };
+        let (kind, name) = dom.given.script_args();
+        let (value_kind, value_name) = dom.value.script_args();
         ReadArgs {
-            selector: site.board.cells.clone(),
+            selector: dom.cells.clone(),
             kind,
-            name: name.to_string(),
+            name,
             value_kind,
             value_name: value_name.to_string(),
         }

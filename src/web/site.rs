@@ -9,6 +9,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+pub use super::spec::{
+    BoardError, BoardSpec, DomSpec, Given, ID_PLACEHOLDERS, Order, PixelSpec, RawBoard, ReadMode,
+    SIDE, SIDES, Style, Unproven, ValueSource,
+};
+use super::spec::{check_selector, fill_template, placeholders, toml_str};
+
 /// The sites built into the binary, as `(file name, contents)`.
 pub const EMBEDDED: &[(&str, &str)] = &[
     ("demo.toml", include_str!("../../sites/demo.toml")),
@@ -23,17 +29,11 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ("linkedin.toml", include_str!("../../sites/linkedin.toml")),
 ];
 
-/// The side of a board whose site file does not say (`board.side`).
-pub const SIDE: usize = 9;
-
-/// The sides a web board may have: each has a usual box shape (4 = 2x2, 6 = 3x2, 8 = 4x2,
-/// 12 = 4x3) unless `board.boxes` names one.
-pub const SIDES: &[usize] = &[4, 6, 8, 9, 12, 16];
-
-/// One site, as read from its TOML file.
+/// One site. `B` is its board: a [`RawBoard`] as the TOML file says it ([`RawSite`]), a
+/// [`BoardSpec`] once validated ([`Site::parse`]), which is all the rest of sudobot sees.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Site {
+pub struct Site<B = BoardSpec> {
     /// The name used with `--site` (defaults to the file name without `.toml`).
     #[serde(default)]
     pub name: String,
@@ -53,7 +53,7 @@ pub struct Site {
     #[serde(default)]
     pub frames: Vec<String>,
     /// Where the cells are and how to read them.
-    pub board: Board,
+    pub board: B,
     /// How to type the answer.
     #[serde(default)]
     pub fill: Fill,
@@ -111,173 +111,6 @@ pub struct Difficulty {
     pub levels: BTreeMap<String, String>,
 }
 
-/// The board: cells, their order, the given marker and the ready condition.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Board {
-    /// The number of cells in a row (4, 6, 8, 9, 12 or 16; default 9).
-    #[serde(default = "default_side")]
-    pub side: usize,
-    /// The box shape, `"WxH"` (e.g. `"3x2"`: 3 wide, 2 tall); default: the usual one for the
-    /// side.
-    #[serde(default)]
-    pub boxes: Option<String>,
-    /// CSS selector matching exactly the side x side cells.
-    pub cells: String,
-    /// Cell order: `document` (row-major document order), an id template, or `position` (rows
-    /// and columns from where the cells are drawn).
-    #[serde(default)]
-    pub order: Order,
-    /// Where a cell's value is: `value` (the `value` property of inputs, else the text; the
-    /// default), `text` (the text content), `{ attribute = "aria-label" }`, or `overlay` (the
-    /// SVG `<text>` drawn over each `<rect>` cell).
-    #[serde(default)]
-    pub value: ValueSource,
-    /// With `order = "id"`: the id of each cell, e.g. `c{index1}` or `f{col}{row}`.
-    #[serde(default)]
-    pub id_template: Option<String>,
-    /// How the board is read: `source` (page source + HTML parser, when the givens are in the
-    /// markup), `script` (one script reading live values, when a script draws the board) or
-    /// `pixels` (`cells` names the one element the board is drawn in, a canvas, read from an
-    /// element screenshot by [`crate::pixels`]).
-    #[serde(default)]
-    pub read: ReadMode,
-    /// What marks a given cell (required, except with `read = "pixels"`, where the ink colour
-    /// tells givens from entries and a marker is an error). Read it with [`Board::given`].
-    #[serde(default, rename = "given")]
-    pub given_marker: Option<Given>,
-    /// The board is ready when the selector matches every cell and at least this many givens
-    /// hold a value (scripts may draw the givens after load). Default: 17 on 9x9, a sixth of
-    /// the cells on other sides.
-    #[serde(default)]
-    pub min_givens: Option<usize>,
-    /// How long to wait for the ready condition, in milliseconds (default: the element timeout
-    /// of `webdriver.toml`).
-    #[serde(default)]
-    pub ready_timeout_ms: Option<u64>,
-    /// Set by discovery when nothing on the page proves which cells are givens: every cell
-    /// holding a value is then fixed (never typed into or corrected). A file says so with
-    /// `unproven = true` (what `sites learn` writes then), which sets this with no hint.
-    #[serde(skip)]
-    pub unproven: Option<Unproven>,
-    /// `unproven = true` in a file: see [`Board::unproven`].
-    #[serde(default, rename = "unproven")]
-    pub unproven_in_file: bool,
-    /// The variant the board must be (`auto`, the default: whatever the page marks; `classic`,
-    /// `killer`, `jigsaw`, `x`): see [`crate::web::variant`].
-    #[serde(default)]
-    pub variant: crate::web::variant::VariantSpec,
-}
-
-/// A board whose givens nothing proves (no read-only, disabled or `aria-readonly` state and no
-/// site file's marker): what discovery saw, kept to name the player's mistakes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Unproven {
-    /// A style or class that only some filled cells have (colour, weight, a class): it may mark
-    /// the givens or the player's entries, so it is a hint, never a proof.
-    pub hint: Option<Given>,
-    /// The hint in words (empty without one).
-    pub hint_note: String,
-}
-
-fn default_side() -> usize {
-    SIDE
-}
-
-impl Board {
-    /// What marks a given cell; a board read from pixels (which has no marker) reads as
-    /// `filled`.
-    pub fn given(&self) -> &Given {
-        const FILLED: Given = Given::Filled(true);
-        self.given_marker.as_ref().unwrap_or(&FILLED)
-    }
-
-    /// Whether the board is read from an element's pixels (`read = "pixels"`).
-    pub fn is_pixels(&self) -> bool {
-        self.read == ReadMode::Pixels
-    }
-}
-
-/// Where a cell's value is read from.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub enum ValueSource {
-    /// The `value` property of an input or textarea, else the text content.
-    #[default]
-    Value,
-    /// The text content.
-    Text,
-    /// An attribute, e.g. `aria-label` (a label that is not one symbol reads as empty).
-    Attribute(String),
-    /// The SVG `<text>` drawn over the cell (an SVG `<rect>`): the one whose centre lies in it.
-    Overlay,
-}
-
-impl ValueSource {
-    /// The kind and name as the board scripts take them.
-    pub fn script_args(&self) -> (&'static str, &str) {
-        match self {
-            ValueSource::Value => ("value", ""),
-            ValueSource::Text => ("text", ""),
-            ValueSource::Attribute(a) => ("attribute", a),
-            ValueSource::Overlay => ("overlay", ""),
-        }
-    }
-}
-
-/// Cell order on the page.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Order {
-    /// The n-th match of `cells` in document order is the n-th cell in reading order.
-    #[default]
-    Document,
-    /// Each cell is found by the id `id_template` gives for it.
-    Id,
-    /// Rows and columns come from where the cells are drawn on screen (any document order).
-    Position,
-}
-
-/// How the board is read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ReadMode {
-    /// One `page source` command, parsed here (givens must be in the markup).
-    #[default]
-    Source,
-    /// One script returning every cell's live value and given flag.
-    Script,
-    /// A screenshot of the one element `cells` names (a canvas), read by the pixel reader.
-    Pixels,
-}
-
-/// The given marker.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub enum Given {
-    /// The cell has this attribute (any value), e.g. `readonly`.
-    Attribute(String),
-    /// The cell has this class, e.g. `s0`.
-    Class(String),
-    /// Every cell that holds a value when the page is read is a given (sites whose givens are
-    /// plain pre-filled inputs).
-    Filled(bool),
-    /// A computed style, `"property: value"`, e.g. `"font-weight: 700"`.
-    Style(String),
-}
-
-impl Given {
-    /// The kind and name as the board scripts take them.
-    pub fn script_args(&self) -> (&'static str, &str) {
-        match self {
-            Given::Attribute(a) => ("attribute", a),
-            Given::Class(c) => ("class", c),
-            Given::Filled(_) => ("filled", ""),
-            Given::Style(s) => ("style", s),
-        }
-    }
-}
-
 /// How the answer is typed.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -291,9 +124,8 @@ pub struct Fill {
     pub navigate: Navigate,
 }
 
-/// Fill strategies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// Fill strategies (`[fill] strategy`, by the names in [`Strategy::NAMES`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
     /// Click the first cell, then one Element Send Keys with every key for the board (digits,
     /// Tabs): real key events, two commands, the fastest measured.
@@ -310,6 +142,35 @@ pub enum Strategy {
     /// not inputs (`div`, `span`, `td`, SVG) and select on click. The whole board is one
     /// Actions chain after the first cell proved that a click selects it.
     Click,
+}
+
+impl Strategy {
+    /// Each strategy by its name in a site file.
+    pub const NAMES: [(&'static str, Strategy); 5] = [
+        ("keys", Strategy::Keys),
+        ("actions", Strategy::Actions),
+        ("per-cell", Strategy::PerCell),
+        ("script", Strategy::Script),
+        ("click", Strategy::Click),
+    ];
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = String;
+
+    /// A name of [`Strategy::NAMES`]; else a message naming the key and the known names.
+    fn from_str(name: &str) -> Result<Strategy, String> {
+        Strategy::NAMES.iter().find(|(n, _)| *n == name).map(|(_, s)| *s).ok_or_else(|| {
+            let known: Vec<&str> = Strategy::NAMES.iter().map(|(n, _)| *n).collect();
+            format!("`fill.strategy`: unknown strategy `{name}` (known: {})", known.join(", "))
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Strategy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strategy, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// Moving between cells inside one Actions chain.
@@ -448,6 +309,14 @@ pub enum SiteError {
         /// What is wrong.
         message: String,
     },
+    /// A `[board]` key is wrong ([`BoardError::key`] names it).
+    #[error("{file}: `{}`: {error}", error.key())]
+    Board {
+        /// The file.
+        file: String,
+        /// What is wrong, and with which key.
+        error: BoardError,
+    },
     /// No site by that name.
     #[error("no site named `{name}` (known: {known}); see `sudobot sites list`")]
     Unknown {
@@ -486,6 +355,30 @@ pub enum SiteError {
     },
 }
 
+/// A site file as written, before its board is validated.
+pub type RawSite = Site<RawBoard>;
+
+impl<B> Site<B> {
+    /// The same site with `board` (a raw board once validated).
+    fn with_board<C>(self, board: C) -> Site<C> {
+        Site {
+            name: self.name,
+            description: self.description,
+            url: self.url,
+            params: self.params,
+            serve: self.serve,
+            difficulty: self.difficulty,
+            frames: self.frames,
+            board,
+            fill: self.fill,
+            completion: self.completion,
+            consent: self.consent,
+            input_mode: self.input_mode,
+            login: self.login,
+        }
+    }
+}
+
 /// A validated site together with the file it came from.
 #[derive(Clone, Debug)]
 pub struct LoadedSite {
@@ -495,9 +388,6 @@ pub struct LoadedSite {
     pub origin: String,
 }
 
-/// Placeholders an id template may use, with their meaning for cell `index` (reading order).
-pub const ID_PLACEHOLDERS: &[&str] = &["index0", "index1", "row", "col", "row1", "col1"];
-
 /// The error for a key of `file` that is not valid: `bad(key, message)`.
 fn invalid_in(file: &str) -> impl Fn(&str, String) -> SiteError + '_ {
     move |key, message| SiteError::Invalid { file: file.to_string(), key: key.to_string(), message }
@@ -506,22 +396,24 @@ fn invalid_in(file: &str) -> impl Fn(&str, String) -> SiteError + '_ {
 impl Site {
     /// Parses and validates one site file; `file` names it in errors and gives the default name.
     pub fn parse(file: &str, text: &str) -> Result<Site, SiteError> {
-        let mut site: Site = toml::from_str(text)
+        let mut raw: RawSite = toml::from_str(text)
             .map_err(|e| SiteError::Parse { file: file.to_string(), message: one_line(&e) })?;
-        if site.name.is_empty() {
+        if raw.name.is_empty() {
             let base = Path::new(file).file_name().and_then(|s| s.to_str()).unwrap_or(file);
-            site.name = base.strip_suffix(".toml").unwrap_or(base).to_string();
+            raw.name = base.strip_suffix(".toml").unwrap_or(base).to_string();
         }
+        let board = BoardSpec::try_from(raw.board.clone())
+            .map_err(|error| SiteError::Board { file: file.to_string(), error })?;
+        let site = raw.with_board(board);
         site.validate(file)?;
-        if site.board.unproven_in_file {
-            site.board.unproven = Some(Unproven::default());
-        }
         Ok(site)
     }
 
     fn validate(&self, file: &str) -> Result<(), SiteError> {
         self.validate_url(file)?;
-        self.validate_board(file)?;
+        if self.board.is_pixels() {
+            self.validate_pixel_site(file)?;
+        }
         self.validate_completion(file)?;
         let bad = invalid_in(file);
         if let Some(mode) = &self.input_mode {
@@ -588,88 +480,6 @@ impl Site {
         Ok(())
     }
 
-    /// The board: its cells, side, boxes, value, order and ids, and how givens are told.
-    fn validate_board(&self, file: &str) -> Result<(), SiteError> {
-        let bad = invalid_in(file);
-        check_selector(&self.board.cells).map_err(|m| bad("board.cells", m))?;
-        if !SIDES.contains(&self.board.side) {
-            return Err(bad(
-                "board.side",
-                format!("{} is not a supported side (4, 6, 8, 9, 12 or 16)", self.board.side),
-            ));
-        }
-        self.geometry().map_err(|m| bad("board.boxes", m))?;
-        if let ValueSource::Attribute(a) = &self.board.value
-            && a.trim().is_empty()
-        {
-            return Err(bad("board.value", "names an empty attribute".into()));
-        }
-        let n = self.cell_count();
-        match (self.board.order, &self.board.id_template) {
-            (Order::Id, None) => {
-                return Err(bad("board.id_template", "is required with `order = \"id\"`".into()));
-            }
-            (Order::Id, Some(t)) => {
-                for name in placeholders(t).map_err(|m| bad("board.id_template", m))? {
-                    if !ID_PLACEHOLDERS.contains(&name.as_str()) {
-                        return Err(bad(
-                            "board.id_template",
-                            format!(
-                                "unknown placeholder `{{{name}}}` (known: {})",
-                                ID_PLACEHOLDERS.join(", ")
-                            ),
-                        ));
-                    }
-                }
-                let ids: std::collections::HashSet<String> =
-                    (0..n).map(|i| self.cell_id(i).unwrap_or_default()).collect();
-                if ids.len() != n {
-                    return Err(bad(
-                        "board.id_template",
-                        format!("`{t}` does not give {n} different ids"),
-                    ));
-                }
-            }
-            (Order::Document | Order::Position, Some(_)) => {
-                return Err(bad("board.id_template", "is only used with `order = \"id\"`".into()));
-            }
-            (Order::Document | Order::Position, None) => {}
-        }
-        if self.board.is_pixels() {
-            self.validate_pixels(file)?;
-        } else if self.board.given_marker.is_none() {
-            return Err(bad("board.given", "is required (except with `read = \"pixels\"`)".into()));
-        }
-        match self.board.given() {
-            Given::Attribute(a) | Given::Class(a) | Given::Style(a) if a.trim().is_empty() => {
-                return Err(bad("board.given", "names an empty attribute, class or style".into()));
-            }
-            Given::Style(s)
-                if s.split_once(':')
-                    .is_none_or(|(p, v)| p.trim().is_empty() || v.trim().is_empty()) =>
-            {
-                return Err(bad(
-                    "board.given",
-                    format!("style `{s}` is not `property: value` (e.g. `font-weight: 700`)"),
-                ));
-            }
-            Given::Filled(false) => {
-                return Err(bad("board.given", "`filled = false` marks nothing".into()));
-            }
-            _ => {}
-        }
-        if self.board.unproven_in_file && !matches!(self.board.given(), Given::Filled(true)) {
-            return Err(bad(
-                "board.unproven",
-                "says nothing proves the givens, but `given` names a marker: keep one".into(),
-            ));
-        }
-        if self.min_givens() > n {
-            return Err(bad("board.min_givens", format!("is above the {n} cells")));
-        }
-        Ok(())
-    }
-
     /// The completion: the submit button and exactly one success marker, with a text that is
     /// not a failure word.
     fn validate_completion(&self, file: &str) -> Result<(), SiteError> {
@@ -713,27 +523,9 @@ impl Site {
         Ok(())
     }
 
-    /// The rules of a board read from pixels: `cells` names the one element, and every key
-    /// that describes DOM cells is left out (the image says the side, boxes and givens).
-    fn validate_pixels(&self, file: &str) -> Result<(), SiteError> {
-        let bad = |key: &str, what: &str| SiteError::Invalid {
-            file: file.to_string(),
-            key: key.to_string(),
-            message: format!("{what} with `read = \"pixels\"` (the image says it)"),
-        };
-        let b = &self.board;
-        if b.given_marker.is_some() {
-            return Err(bad("board.given", "is not used: the ink colour tells givens"));
-        }
-        if b.side != SIDE || b.boxes.is_some() {
-            return Err(bad("board.side", "`side` and `boxes` are not used"));
-        }
-        if b.order != Order::Document || b.id_template.is_some() {
-            return Err(bad("board.order", "`order` and `id_template` are not used"));
-        }
-        if b.value != ValueSource::Value {
-            return Err(bad("board.value", "is not used"));
-        }
+    /// What a board read from pixels rules out beyond its `[board]` table: a key pressed in a
+    /// cell element, and an input mode.
+    fn validate_pixel_site(&self, file: &str) -> Result<(), SiteError> {
         if self.completion.key.is_some() {
             return Err(SiteError::Invalid {
                 file: file.to_string(),
@@ -761,7 +553,9 @@ impl Site {
         healed.frames = found.frames.clone();
         healed.board = found.board.clone();
         // The variant the site expects still holds on the board found instead.
-        healed.board.variant = self.board.variant;
+        if let (BoardSpec::Dom(was), BoardSpec::Dom(now)) = (&self.board, &mut healed.board) {
+            now.variant = was.variant;
+        }
         if found.fill.strategy == Strategy::Click {
             healed.fill = found.fill.clone();
         }
@@ -771,59 +565,11 @@ impl Site {
     /// The `frames` line and the `[board]` table as TOML (what `sites learn` and self-healing
     /// print).
     pub fn board_toml(&self) -> String {
-        let b = &self.board;
         let mut out = String::new();
         if !self.frames.is_empty() {
             out.push_str(&format!("frames = {}\n\n", toml_list(&self.frames)));
         }
-        out.push_str("[board]\n");
-        if b.side != SIDE {
-            out.push_str(&format!("side = {}\n", b.side));
-        }
-        if let Some(boxes) = &b.boxes {
-            out.push_str(&format!("boxes = {}\n", toml_str(boxes)));
-        }
-        out.push_str(&format!("cells = {}\n", toml_str(&b.cells)));
-        let order = match b.order {
-            Order::Document => "document",
-            Order::Id => "id",
-            Order::Position => "position",
-        };
-        out.push_str(&format!("order = \"{order}\"\n"));
-        if let Some(t) = &b.id_template {
-            out.push_str(&format!("id_template = {}\n", toml_str(t)));
-        }
-        match &b.value {
-            ValueSource::Value => {}
-            ValueSource::Text => out.push_str("value = \"text\"\n"),
-            ValueSource::Overlay => out.push_str("value = \"overlay\"\n"),
-            ValueSource::Attribute(a) => {
-                out.push_str(&format!("value = {{ attribute = {} }}\n", toml_str(a)));
-            }
-        }
-        match b.read {
-            ReadMode::Source => {}
-            ReadMode::Script => out.push_str("read = \"script\"\n"),
-            ReadMode::Pixels => out.push_str("read = \"pixels\"\n"),
-        }
-        let given = match b.given() {
-            Given::Attribute(a) => format!("{{ attribute = {} }}", toml_str(a)),
-            Given::Class(c) => format!("{{ class = {} }}", toml_str(c)),
-            Given::Filled(_) => "{ filled = true }".to_string(),
-            Given::Style(st) => format!("{{ style = {} }}", toml_str(st)),
-        };
-        if b.given_marker.is_some() {
-            out.push_str(&format!("given = {given}\n"));
-        }
-        if b.unproven.is_some() && !b.is_pixels() {
-            out.push_str("unproven = true\n");
-        }
-        if let Some(n) = b.min_givens {
-            out.push_str(&format!("min_givens = {n}\n"));
-        }
-        if b.variant != crate::web::variant::VariantSpec::Auto {
-            out.push_str(&format!("variant = \"{}\"\n", b.variant.name()));
-        }
+        out.push_str(&self.board.to_toml());
         if self.fill.strategy == Strategy::Click {
             out.push_str("\n[fill]\nstrategy = \"click\"\n");
         }
@@ -875,59 +621,40 @@ impl Site {
         out
     }
 
-    /// The board's side.
+    /// The board's side (a board read from pixels: [`SIDE`] until the image says).
     pub fn side(&self) -> usize {
-        self.board.side
+        self.board.side()
     }
 
     /// The number of cells.
     pub fn cell_count(&self) -> usize {
-        self.board.side * self.board.side
+        self.side() * self.side()
     }
 
     /// The givens needed before the board counts as ready.
     pub fn min_givens(&self) -> usize {
-        self.min_givens_for(self.board.side)
+        self.board.min_givens_for(self.side())
     }
 
     /// The givens needed on a board of `side` (a board read from pixels has the side it is
     /// seen to have): `board.min_givens`, else 17 on 9x9 and a sixth of the cells otherwise.
     pub fn min_givens_for(&self, side: usize) -> usize {
-        self.board.min_givens.unwrap_or(match side {
-            SIDE => 17,
-            side => side * side / 6,
-        })
+        self.board.min_givens_for(side)
     }
 
-    /// The board's shape: `board.boxes` or the usual boxes for the side.
+    /// The board's shape: `board.boxes` or the usual boxes for the side (a board read from
+    /// pixels: the usual 9x9 until the image says).
     pub fn geometry(&self) -> Result<crate::grid::Geometry, String> {
-        use crate::grid::Geometry;
-        let side = self.board.side;
-        let Some(text) = &self.board.boxes else {
-            return Geometry::for_side(side).map_err(|e| e.to_string());
-        };
-        let parsed = text.split_once(['x', 'X']).and_then(|(w, h)| {
-            Some((w.trim().parse::<usize>().ok()?, h.trim().parse::<usize>().ok()?))
-        });
-        match parsed {
-            Some((w, h)) if w.saturating_mul(h) == side => {
-                Geometry::boxed(w, h).map_err(|e| e.to_string())
-            }
-            Some((w, h)) => Err(format!("`{text}`: boxes of {w}x{h} do not tile a side of {side}")),
-            None => Err(format!("`{text}` is not `WxH` (e.g. `3x2`: 3 wide, 2 tall)")),
+        match &self.board {
+            BoardSpec::Dom(d) => d.geometry(),
+            BoardSpec::Pixels(_) => crate::grid::Geometry::for_side(SIDE),
         }
+        .map_err(|e| e.to_string())
     }
 
     /// The id of the cell at a reading-order index (with `order = "id"`).
     pub fn cell_id(&self, index: usize) -> Option<String> {
-        let template = self.board.id_template.as_deref()?;
-        let side = self.board.side;
-        let (row, col) = (index / side, index % side);
-        let values = [index, index + 1, row, col, row + 1, col + 1];
-        let lookup = |name: &str| {
-            ID_PLACEHOLDERS.iter().position(|p| *p == name).map(|i| values[i].to_string())
-        };
-        fill_template(template, lookup).ok()
+        self.board.dom()?.cell_id(index)
     }
 
     /// The value put into `{difficulty}` for a level name or raw value (`None`: the default).
@@ -958,18 +685,11 @@ impl Site {
         fill_template(&self.url, lookup).unwrap_or_else(|_| self.url.clone())
     }
 
-    /// The reading-order ids of all cells, or `None` for document order.
+    /// The reading-order ids of all cells, or `None` for document or position order (and for
+    /// a board read from pixels).
     pub fn cell_ids(&self) -> Option<Vec<String>> {
-        match self.board.order {
-            Order::Document | Order::Position => None,
-            Order::Id => (0..self.cell_count()).map(|i| self.cell_id(i)).collect(),
-        }
+        self.board.dom()?.cell_ids()
     }
-}
-
-/// A TOML basic string.
-fn toml_str(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
 }
 
 fn toml_list(items: &[String]) -> String {
@@ -981,73 +701,8 @@ pub fn frame_index(frame: &str) -> Option<u16> {
     frame.strip_prefix('#').and_then(|n| n.parse().ok())
 }
 
-fn check_selector(selector: &str) -> Result<(), String> {
-    scraper::Selector::parse(selector)
-        .map(|_| ())
-        .map_err(|e| format!("`{selector}` is not a valid CSS selector: {}", selector_error(&e)))
-}
-
-/// scraper's message, except for the kinds it shows as "report this to the developer" with a
-/// debug dump: those are said in words with the token at fault.
-fn selector_error(e: &scraper::error::SelectorErrorKind) -> String {
-    use scraper::error::SelectorErrorKind;
-    let SelectorErrorKind::UnexpectedSelectorParseError(kind) = e else {
-        return e.to_string().to_lowercase();
-    };
-    let debug = format!("{kind:?}");
-    let (name, detail) = debug.split_once('(').unwrap_or((&debug, ""));
-    // `UnsupportedPseudoClassOrElement` -> "unsupported pseudo class or element".
-    let mut words = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c.is_uppercase() && i > 0 {
-            words.push(' ');
-        }
-        words.extend(c.to_lowercase());
-    }
-    let token: String = detail.chars().filter(|c| !matches!(c, '"' | ')' | '(')).collect();
-    if token.trim().is_empty() { words } else { format!("{words} ({})", token.trim()) }
-}
-
 fn one_line(e: &toml::de::Error) -> String {
     e.to_string().split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The placeholder names in a template, in order. `{{` and `}}` are not supported (ids and URLs
-/// do not need braces).
-fn placeholders(template: &str) -> Result<Vec<String>, String> {
-    let mut names = Vec::new();
-    fill_template(template, |name| {
-        names.push(name.to_string());
-        Some(String::new())
-    })?;
-    Ok(names)
-}
-
-/// Replaces every `{name}` with `lookup(name)`.
-fn fill_template(
-    template: &str,
-    lookup: impl FnMut(&str) -> Option<String>,
-) -> Result<String, String> {
-    let mut lookup = lookup;
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find(['{', '}']) {
-        if rest.as_bytes()[open] == b'}' {
-            return Err(format!("`}}` without `{{` in `{template}`"));
-        }
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let close = after.find('}').ok_or_else(|| format!("unclosed `{{` in `{template}`"))?;
-        let name = &after[..close];
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(format!("bad placeholder `{{{name}}}` in `{template}`"));
-        }
-        let value = lookup(name).ok_or_else(|| format!("unknown placeholder `{{{name}}}`"))?;
-        out.push_str(&value);
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
 }
 
 /// All sites: the embedded ones, then `*.toml` files from `dir`, which replace embedded sites of
@@ -1201,17 +856,19 @@ mod tests {
     fn pixel_boards_name_one_element_and_no_dom_keys() {
         let site = find("sudoku.com", None).unwrap().site;
         assert!(site.board.is_pixels());
-        assert_eq!(site.board.cells, "#game > canvas");
+        assert_eq!(site.board.cells(), "#game > canvas");
         assert_eq!(site.difficulty_value(Some("master")).unwrap(), "evil");
         assert_eq!(site.url_for("evil", None), "https://sudoku.com/evil/");
         // The written-out board reads back the same.
         let again = Site::parse("again.toml", &site.to_toml()).unwrap();
-        assert!(again.board.is_pixels() && again.board.given_marker.is_none());
+        assert_eq!(again.board, site.board);
         let text = include_str!("../../sites/sudoku.com.toml");
         for (add, key) in [
             ("given = { class = \"x\" }", "board.given"),
             ("side = 6", "board.side"),
+            ("boxes = \"3x3\"", "board.boxes"),
             ("order = \"position\"", "board.order"),
+            ("id_template = \"c{index1}\"", "board.id_template"),
             ("value = \"text\"", "board.value"),
         ] {
             let bad = text.replace("read = \"pixels\"", &format!("read = \"pixels\"\n{add}"));
@@ -1235,16 +892,55 @@ mod tests {
         let given = text.lines().find(|l| l.starts_with("given")).unwrap();
         let unproven = text.replace(given, "given = { filled = true }\nunproven = true");
         let site = Site::parse("x.toml", &unproven).unwrap();
-        assert!(site.board.unproven.is_some());
+        assert!(site.board.unproven().is_some());
         assert!(site.to_toml().contains("unproven = true"), "{}", site.to_toml());
         let again = Site::parse("again.toml", &site.to_toml()).unwrap();
-        assert!(again.board.unproven.is_some());
+        assert!(again.board.unproven().is_some());
         // Without the line, a `filled` board trusts its marker as before.
         let plain = text.replace(given, "given = { filled = true }");
-        assert!(Site::parse("x.toml", &plain).unwrap().board.unproven.is_none());
+        assert!(Site::parse("x.toml", &plain).unwrap().board.unproven().is_none());
         let both = text.replace(given, "given = { class = \"x\" }\nunproven = true");
         let err = Site::parse("x.toml", &both).unwrap_err().to_string();
         assert!(err.starts_with("x.toml: `board.unproven`:"), "{err}");
+    }
+
+    /// A `[board]` error names the file and the key; every shipped board written out loads back
+    /// the same.
+    #[test]
+    fn board_errors_name_the_file_and_the_key() {
+        let text = include_str!("../../sites/linkedin.toml").replace("\"3x2\"", "\"3x3\"");
+        let err = Site::parse("bad.toml", &text).unwrap_err();
+        assert!(
+            err.to_string().starts_with("bad.toml: `board.boxes`: `3x3`: boxes of 3x3 do not tile"),
+            "{err}"
+        );
+        let SiteError::Board { file, error } = err else { panic!("not a board error: {err:?}") };
+        assert_eq!((file.as_str(), error.key()), ("bad.toml", "board.boxes"));
+        #[derive(Deserialize)]
+        struct Table {
+            board: RawBoard,
+        }
+        for (file, text) in EMBEDDED {
+            let site = Site::parse(file, text).unwrap();
+            let written = site.board.to_toml();
+            let table: Table = toml::from_str(&written).unwrap();
+            assert_eq!(BoardSpec::try_from(table.board), Ok(site.board), "{file}:\n{written}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_strategy_is_refused_naming_the_key() {
+        let text = include_str!("../../sites/linkedin.toml");
+        let bad = text.replace("strategy = \"click\"", "strategy = \"telepathy\"");
+        let err = Site::parse("bad.toml", &bad).unwrap_err().to_string();
+        assert!(err.starts_with("bad.toml: "), "{err}");
+        assert!(err.contains("strategy = \"telepathy\""), "the key and value are shown: {err}");
+        assert!(err.contains("`fill.strategy`: unknown strategy `telepathy`"), "{err}");
+        assert!(err.contains("(known: keys, actions, per-cell, script, click)"), "{err}");
+        for (name, want) in Strategy::NAMES {
+            let text = text.replace("strategy = \"click\"", &format!("strategy = \"{name}\""));
+            assert_eq!(Site::parse("ok.toml", &text).unwrap().fill.strategy, want);
+        }
     }
 
     #[test]

@@ -178,7 +178,7 @@ async fn wait_board(
     site: &Site,
     bound: Duration,
 ) -> Result<(WebElement, Shot), PlayError> {
-    let selector = &site.board.cells;
+    let selector = site.board.cells();
     let mut last: Option<(String, Instant)> = None;
     let mut failed = None;
     let looked = poll(bound, TICK, "the board's pixels", async |elapsed| {
@@ -355,7 +355,7 @@ pub(crate) async fn read(
     site: &Site,
     bound: Duration,
 ) -> Result<CanvasRead, PlayError> {
-    let selector = site.board.cells.as_str();
+    let selector = site.board.cells();
     let (el, shot) = wait_board(driver, site, bound).await?;
     tracing::debug!(
         "read a {side}x{side} board from `{selector}` in {:.0} ms (screenshot {:.0} ms, \
@@ -494,7 +494,7 @@ pub(crate) async fn verify(
     // Cells never typed because they could not be read may stay unreadable: once every other
     // cell is right, they get SETTLE to show their digit, not the whole bound.
     let others_right = std::cell::Cell::new(None::<Instant>);
-    let (last, _) = wait_for(el, &site.board.cells, bound, |s| {
+    let (last, _) = wait_for(el, site.board.cells(), bound, |s| {
         let right = |i: usize| holds(s, side, i, want[i]);
         if !(0..want.len()).filter(|i| !unsure.contains(i)).all(right) {
             others_right.set(None);

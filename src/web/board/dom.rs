@@ -16,7 +16,7 @@ use crate::web::options::{Outcome, PlayOptions};
 use crate::web::page::{confirm, take_alert, take_open_dialog};
 use crate::web::poll::{CLICK_PROOF, MISMATCH_SETTLE, SETTLE, Waited, poll};
 use crate::web::read::{self, PageBoard, ReadArgs, ReadError};
-use crate::web::site::{Given, Navigate, Order, ReadMode, Site, Strategy, ValueSource};
+use crate::web::site::{BoardSpec, Given, Navigate, Order, ReadMode, Site, Strategy, ValueSource};
 
 /// The result of typing.
 pub(crate) enum Typed {
@@ -414,7 +414,7 @@ pub(crate) async fn wait_ready(
     default_bound: Duration,
     heal: bool,
 ) -> Result<(), PlayError> {
-    let bound = site.board.ready_timeout_ms.map(Duration::from_millis).unwrap_or(default_bound);
+    let bound = site.board.ready_timeout_ms().map(Duration::from_millis).unwrap_or(default_bound);
     let min_givens = site.min_givens();
     let not_ready = |detail: String, mismatch: bool, waited: Duration| PlayError::NotReady {
         cells: site.cell_count(),
@@ -483,9 +483,11 @@ pub(crate) async fn read_board(
     mode: ReadMode,
 ) -> Result<PageBoard, PlayError> {
     // Positions, computed styles and text drawn over SVG cells are only in the live page.
-    let scripted = site.board.order == Order::Position
-        || matches!(site.board.given(), Given::Style(_))
-        || site.board.value == ValueSource::Overlay;
+    let scripted = site.board.dom().is_none_or(|d| {
+        d.order == Order::Position
+            || matches!(d.given, Given::Style(_))
+            || d.value == ValueSource::Overlay
+    });
     Ok(match mode {
         ReadMode::Source if !scripted => {
             let html = driver.source().await.map_err(wd("reading the page source"))?;
@@ -507,8 +509,7 @@ pub(crate) async fn read_board(
                 )?
             }
         }
-        // Boards read from pixels are read by `canvas::read`, never here.
-        ReadMode::Source | ReadMode::Script | ReadMode::Pixels => read::from_script(
+        ReadMode::Source | ReadMode::Script => read::from_script(
             site,
             read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading the board"))?,
         )?,
@@ -585,12 +586,14 @@ pub(crate) async fn unproven_mistakes(
     site: &Site,
     board: &PageBoard,
 ) -> PlayError {
-    let unproven = site.board.unproven.clone().unwrap_or_default();
+    let unproven = site.board.unproven().cloned().unwrap_or_default();
     let mut hint = None;
     if let Some(marker) = &unproven.hint {
         let mut hinted = site.clone();
-        hinted.board.given_marker = Some(marker.clone());
-        hinted.board.unproven = None;
+        if let BoardSpec::Dom(d) = &mut hinted.board {
+            d.given = marker.clone();
+            d.unproven = None;
+        }
         if let Ok(cells) = read::cells(driver, &ReadArgs::new(&hinted)).await
             && let Ok(again) = read::from_script(&hinted, cells)
             && again.raw == board.raw

@@ -95,15 +95,18 @@ fn in_reading_order(
 
 /// Reads the marks of `board`'s cells and establishes its variant against the site's.
 pub async fn read(driver: &WebDriver, site: &Site, board: &PageBoard) -> Result<Found, PlayError> {
+    let Some(dom) = site.board.dom() else {
+        return Ok(Found::default());
+    };
     let boxes = site.geometry().map_err(PlayError::Logic)?.box_shape();
     let answer = driver
-        .execute(MARKS_JS, vec![site.board.cells.clone().into()])
+        .execute(MARKS_JS, vec![dom.cells.clone().into()])
         .await
         .map_err(|e| VariantError::Script(crate::web::error::short(&e)))?;
     let cells: Vec<ScriptMarks> =
         answer.convert().map_err(|e| VariantError::Script(crate::web::error::short(&e)))?;
     let marks = in_reading_order(cells, board)?;
-    Ok(establish(board.side, &marks, boxes, site.board.variant)?)
+    Ok(establish(board.side, &marks, boxes, dom.variant)?)
 }
 
 /// The geometry to solve `board` on: the site's, with the variant the page marks. `-v` says

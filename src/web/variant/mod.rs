@@ -215,12 +215,14 @@ impl VariantError {
 /// it (`params = { killer = "0" }` for `{killer}` in the URL) is set to `1`; and a Killer,
 /// which may have no givens at all, is ready once its cells are there.
 pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) {
-    site.board.variant = spec;
     if let Some(value) = site.params.get_mut(spec.name()) {
         *value = "1".into();
     }
-    if spec == VariantSpec::Killer && site.board.min_givens.is_none() {
-        site.board.min_givens = Some(0);
+    if let crate::web::spec::BoardSpec::Dom(dom) = &mut site.board {
+        dom.variant = spec;
+        if spec == VariantSpec::Killer && dom.min_givens.is_none() {
+            dom.min_givens = Some(0);
+        }
     }
 }
 
