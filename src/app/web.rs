@@ -178,6 +178,11 @@ impl WebRun {
                 Some(site::find(name.as_deref().unwrap_or("demo"), args.sites_dir.as_deref())?.site)
             }
         };
+        if let (Some(site), Some(v)) = (&mut site, args.variant.as_deref())
+            && let Some(spec) = sudobot::web::variant::VariantSpec::parse(v)
+        {
+            sudobot::web::variant::choose(site, spec);
+        }
         if let (Some(site), Some(s)) = (&mut site, args.strategy) {
             site.fill.strategy = strategy(s);
         }

@@ -46,6 +46,11 @@ pub struct WebArgs {
     /// Difficulty: a level name or value of the site (default: the site's default).
     #[arg(long, short)]
     pub difficulty: Option<String>,
+    /// With --site: the variant to play (`killer`, `jigsaw`, `x`, `classic`; default: the site
+    /// file's, else whatever the page marks). The board must show it, or nothing is typed; a
+    /// site URL parameter named after it (sudoku.name's `{killer}`) is set to 1.
+    #[arg(long, value_name = "NAME", value_parser = ["auto", "classic", "killer", "jigsaw", "x"])]
+    pub variant: Option<String>,
     /// Open this URL. With --site, instead of the site's own (mirrors, local copies, tests;
     /// the site's selectors still apply). Without --site, any page: sudobot finds the board
     /// itself (inputs, clickable cells of any element, sides 4 to 16, in any frame).

@@ -557,6 +557,7 @@ fn dom_found(url: &str, best: &Candidate, selector: String, others: Vec<String>)
         min_givens: Some(given_count.min(17)),
         ready_timeout_ms: None,
         unproven,
+        variant: Default::default(),
     });
     let mut site = page_site(url, board);
     site.frames = frame_path(&best.frame);

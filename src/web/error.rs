@@ -70,6 +70,10 @@ pub enum PlayError {
         /// Why discovery found nothing.
         discover: DiscoverError,
     },
+    /// The board's variant marks (Killer cages, jigsaw regions, X diagonals) do not add up,
+    /// or are not the site's; nothing was typed.
+    #[error(transparent)]
+    Variant(#[from] super::variant::VariantError),
     /// The givens break a rule; nothing was typed.
     #[error("the board on the page is invalid ({0}); nothing was typed")]
     Invalid(Conflict),
@@ -276,6 +280,8 @@ impl PlayError {
             PlayError::NotShown { .. } => K::NotReadBack,
             PlayError::Discover(_) | PlayError::NotHealed { .. } => K::NoBoardFound,
             PlayError::Invalid(_) => K::InvalidBoard,
+            PlayError::Variant(e) if e.is_unread() => K::BoardUnreadable,
+            PlayError::Variant(_) => K::InvalidBoard,
             PlayError::Unsolvable => K::NoSolution,
             PlayError::Mistakes { .. } => K::PlayersMistakes,
             PlayError::Multiple { .. } => K::SeveralSolutions,

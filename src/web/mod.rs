@@ -60,6 +60,7 @@ pub mod session;
 pub mod signals;
 pub mod site;
 pub mod spec;
+pub mod variant;
 pub mod wd;
 
 pub use browser::Browser;

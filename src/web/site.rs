@@ -20,6 +20,7 @@ pub const EMBEDDED: &[(&str, &str)] = &[
     ("demo.toml", include_str!("../../sites/demo.toml")),
     ("nytimes.toml", include_str!("../../sites/nytimes.toml")),
     ("puzzle-sudoku.com.toml", include_str!("../../sites/puzzle-sudoku.com.toml")),
+    ("puzzle-jigsaw-sudoku.com.toml", include_str!("../../sites/puzzle-jigsaw-sudoku.com.toml")),
     ("sudoku.name.toml", include_str!("../../sites/sudoku.name.toml")),
     ("sudokupuzzle.org.toml", include_str!("../../sites/sudokupuzzle.org.toml")),
     ("websudoku.com.toml", include_str!("../../sites/websudoku.com.toml")),
@@ -551,6 +552,10 @@ impl Site {
         let mut healed = self.clone();
         healed.frames = found.frames.clone();
         healed.board = found.board.clone();
+        // The variant the site expects still holds on the board found instead.
+        if let (BoardSpec::Dom(was), BoardSpec::Dom(now)) = (&self.board, &mut healed.board) {
+            now.variant = was.variant;
+        }
         if found.fill.strategy == Strategy::Click {
             healed.fill = found.fill.clone();
         }
@@ -788,6 +793,7 @@ mod tests {
                 "demo",
                 "nytimes",
                 "puzzle-sudoku.com",
+                "puzzle-jigsaw-sudoku.com",
                 "sudoku.name",
                 "sudokupuzzle.org",
                 "websudoku.com",

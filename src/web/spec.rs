@@ -67,6 +67,9 @@ pub struct RawBoard {
     /// writes then).
     #[serde(default)]
     pub unproven: bool,
+    /// The variant the board must be (`auto`, the default: whatever the page marks).
+    #[serde(default)]
+    pub variant: crate::web::variant::VariantSpec,
 }
 
 /// `board.read` as written.
@@ -134,6 +137,8 @@ pub struct DomSpec {
     pub min_givens: Option<usize>,
     /// `board.ready_timeout_ms`.
     pub ready_timeout_ms: Option<u64>,
+    /// `board.variant`: see [`crate::web::variant`].
+    pub variant: crate::web::variant::VariantSpec,
 }
 
 /// A board read from one element's pixels: the image says the side, boxes and givens.
@@ -399,6 +404,7 @@ impl TryFrom<RawBoard> for BoardSpec {
             unproven: raw.unproven.then(Unproven::default),
             min_givens: raw.min_givens,
             ready_timeout_ms: raw.ready_timeout_ms,
+            variant: raw.variant,
         };
         spec.geometry().map_err(BoardError::Geometry)?;
         spec.check_ids()?;
@@ -432,6 +438,9 @@ fn pixels(raw: RawBoard) -> Result<PixelSpec, BoardError> {
     }
     if raw.value.as_ref().is_some_and(|v| *v != ValueSource::Value) {
         return not("board.value", "is not used");
+    }
+    if raw.variant != crate::web::variant::VariantSpec::Auto {
+        return not("board.variant", "is not read from pixels yet");
     }
     if raw.min_givens.is_some_and(|m| m > SIDE * SIDE) {
         return Err(BoardError::MinGivens(SIDE * SIDE));
@@ -636,6 +645,9 @@ impl DomSpec {
             out.push_str("read = \"script\"\n");
         }
         out.push_str(&format!("given = {}\n", self.given.to_toml()));
+        if self.variant != crate::web::variant::VariantSpec::Auto {
+            out.push_str(&format!("variant = \"{}\"\n", self.variant.name()));
+        }
         if self.unproven.is_some() {
             out.push_str("unproven = true\n");
         }

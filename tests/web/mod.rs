@@ -18,6 +18,7 @@ mod givens;
 mod grid;
 mod limits;
 mod server;
+mod variants;
 
 use std::process::Output;
 use std::sync::{Mutex, MutexGuard};

@@ -10,6 +10,19 @@ use sudobot::web::{Hint, Outcome, Timings};
 use super::Mode;
 use crate::cli::hint::Reveal;
 
+/// A variant board as text `sudobot solve` reads (`None` for a board of boxes alone): a Killer
+/// as cage text, a jigsaw or X board as a Solo game ID.
+fn variant_text(puzzle: &sudobot::grid::Grid) -> Option<String> {
+    let g = puzzle.geometry();
+    if g.is_killer() {
+        Some(format::cages::write(puzzle))
+    } else if g.has_diagonals() || g.box_shape().is_none() {
+        Some(format::solo_id::write(puzzle))
+    } else {
+        None
+    }
+}
+
 /// A puzzle's outcome: the hint, the dry run's board and answer, or what was typed.
 pub(super) fn outcome(mode: Mode, o: &Outcome) {
     if let (Some(hint), Mode::Hint(reveal)) = (&o.hint, mode) {
@@ -33,6 +46,9 @@ pub(super) fn outcome(mode: Mode, o: &Outcome) {
     }
     if mode == Mode::DryRun {
         out!("board:\n{}", format::pretty::write(&o.puzzle));
+        if let Some(text) = variant_text(&o.puzzle) {
+            out!("as `sudobot solve` reads it:\n{text}");
+        }
         out!("answer:\n{}", format::pretty::write(&o.solution));
         out!(
             "dry run: {} cells would be typed ({} wrong values would be corrected)",

@@ -53,7 +53,8 @@ impl BoardSource for DomBoard<'_> {
         let read = self.site.board.dom().map_or(ReadMode::Script, |d| d.read);
         let mode = if again { ReadMode::Script } else { read };
         let board = read_board(self.driver, self.site, mode).await?;
-        let geometry = std::sync::Arc::new(self.site.geometry().map_err(PlayError::Logic)?);
+        // The variant (Killer cages, jigsaw regions, X diagonals) is read from the page once.
+        let geometry = crate::web::variant::dom::geometry(self.driver, self.site, &board).await?;
         Ok(Seen { board, geometry, unsure: Vec::new(), read_took: None })
     }
 

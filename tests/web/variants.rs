@@ -1,0 +1,160 @@
+//! Variant boards on the web (`tests/fixtures/web/variants/`): a Killer drawn as a `<table>`
+//! with dashed cage outlines and corner sums (sudoku.name's board in its Killer mode), a jigsaw
+//! of `<div>` cells with thick region borders (puzzle-jigsaw-sudoku.com), an X with shaded
+//! diagonals found by itself (`--url` alone). Each page checks a finished board by its own
+//! variant's rules and reports "solved"; each has an inconsistent version (`?bad=...`: a sum
+//! that does not add up, a region of the wrong size, a diagonal cell unshaded) that is refused
+//! with no key reaching any cell (the pages report every key a cell gets, under `<page>-typed`).
+
+use super::server::FixtureServer;
+use super::{assert_code, browser_lock, sudobot, text};
+
+/// `sudobot web` on `variants/<file>` with `site` (or none: the board found on the page).
+fn run(
+    server: &FixtureServer,
+    site: Option<&str>,
+    file: &str,
+    extra: &[&str],
+) -> std::process::Output {
+    let url = server.url(&format!("variants/{file}"));
+    let mut args = vec!["web", "--url", &url, "-v"];
+    if let Some(site) = site {
+        args.extend(["--site", site]);
+    }
+    args.extend_from_slice(extra);
+    sudobot(&args)
+}
+
+/// The `-v` line that names the variant found.
+fn variant_line(stderr: &str) -> &str {
+    stderr.lines().find(|l| l.contains("variant: ")).unwrap_or("")
+}
+
+/// Refused, named, and no cell of `page` saw a key.
+fn assert_refused(server: &FixtureServer, page: &str, out: &std::process::Output, why: &str) {
+    assert_code(out, 1);
+    let stderr = text(out).1;
+    assert!(stderr.contains(why), "{page}: {stderr}");
+    assert!(stderr.contains("nothing was typed"), "{page}: {stderr}");
+    assert!(server.verdicts(page).is_empty(), "{page}: {:?}", server.verdicts(page));
+    let typed = server.verdicts(&format!("{page}-typed"));
+    assert!(typed.is_empty(), "{page}: keys reached {typed:?}");
+}
+
+const KILLER: [&str; 4] = ["--site", "sudoku.name", "--variant", "killer"];
+
+#[test]
+fn a_killer_table_is_read_solved_and_typed_and_its_dry_run_is_cage_text() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let url = server.url("variants/killer.html");
+    let mut args = vec!["web", "--url", &url, "--stats", "-v"];
+    args.extend(KILLER);
+    let out = sudobot(&args);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("killer"), ["solved"], "the page's own check");
+    let (stdout, stderr) = text(&out);
+    assert!(stdout.contains("typed 81 cells"), "{stdout}");
+    let line = variant_line(&stderr);
+    assert!(line.contains("variant: killer") && line.contains("34 cages"), "{stderr}");
+    assert!(line.contains("add up to 405"), "{line}");
+
+    // The dry run prints what was read as cage text, which `sudobot solve` reads back to the
+    // answer the page accepted.
+    let typed = server.verdicts("killer-typed").len();
+    args.retain(|a| *a != "--stats");
+    args.push("--dry-run");
+    let out = sudobot(&args);
+    assert_code(&out, 0);
+    let stdout = text(&out).0;
+    let cages = stdout
+        .split("as `sudobot solve` reads it:\n")
+        .nth(1)
+        .and_then(|rest| rest.split("answer:").next())
+        .unwrap_or_else(|| panic!("cage text: {stdout}"));
+    assert!(cages.lines().any(|l| l == "5: r1c1 r1c2"), "{cages}");
+    assert_eq!(cages.lines().filter(|l| l.contains(": r")).count(), 34, "{cages}");
+    let solved =
+        crate::support::sudobot().args(["solve", "-"]).write_stdin(cages).output().unwrap();
+    let answer = String::from_utf8_lossy(&solved.stdout).trim().to_string();
+    assert_eq!(answer.len(), 81, "{answer}");
+    // The dry run's answer: the digits of its value rows (sums sit on the border rows, drawn
+    // with line characters).
+    let shown: String = stdout
+        .split("answer:")
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .filter(|l| l.starts_with('┃') && !l.contains(['─', '━', '┅']))
+        .flat_map(|l| l.chars().filter(char::is_ascii_digit))
+        .collect();
+    assert_eq!(shown, answer, "{stdout}");
+    assert_eq!(server.verdicts("killer-typed").len(), typed, "a dry run types nothing");
+}
+
+#[test]
+fn a_killer_hint_and_show_thinking_use_the_cage_techniques() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out =
+        run(&server, None, "killer.html", &[&KILLER[..], &["--hint", "--reveal", "step"]].concat());
+    assert_code(&out, 0);
+    let stdout = text(&out).0;
+    assert!(stdout.contains("Cage"), "a Killer technique: {stdout}");
+    assert!(server.verdicts("killer-typed").is_empty(), "a hint types nothing");
+    let out = run(
+        &server,
+        None,
+        "killer.html",
+        &[&KILLER[..], &["--show-thinking", "--step-delay", "0"]].concat(),
+    );
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("killer"), ["solved"]);
+    let stdout = text(&out).0;
+    assert!(stdout.lines().next().is_some_and(|l| l.starts_with("Cage")), "{stdout}");
+}
+
+#[test]
+fn jigsaw_and_x_boards_are_found_by_their_borders_and_shading_and_solved() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = run(&server, Some("puzzle-jigsaw-sudoku.com"), "jigsaw.html", &["--stats"]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("jigsaw"), ["solved"], "solved, with the robot flag set");
+    let stderr = text(&out).1;
+    assert!(variant_line(&stderr).contains("9 connected regions of 9 cells"), "{stderr}");
+    // The X puzzle has two solutions without its diagonals: solved proves they were read.
+    let out = run(&server, None, "x.html", &["--stats"]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("x"), ["solved"]);
+    let stderr = text(&out).1;
+    assert!(variant_line(&stderr).contains("X: the 17 cells of both diagonals"), "{stderr}");
+}
+
+#[test]
+fn inconsistent_variant_pages_are_refused_with_nothing_typed() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = run(&server, None, "killer.html?bad=sum", &KILLER);
+    assert_refused(&server, "killer_bad", &out, "sums add up to 406, not 405");
+    let out = run(&server, Some("puzzle-jigsaw-sudoku.com"), "jigsaw.html?bad=region", &[]);
+    assert_refused(&server, "jigsaw_bad", &out, "the region at r1c1 has 8 cells, not 9");
+    let out = run(&server, None, "x.html?bad=diagonal", &[]);
+    assert_refused(&server, "x_bad", &out, "r5c5 on a diagonal does not");
+    // A site that expects a variant refuses a board without it.
+    let out = run(&server, Some("puzzle-jigsaw-sudoku.com"), "x.html", &[]);
+    assert_refused(&server, "x", &out, "expects a jigsaw board but the page shows x");
+}
+
+#[test]
+fn firefox_plays_the_killer_table() {
+    if !super::firefox::firefox_here("firefox_plays_the_killer_table") {
+        return;
+    }
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = run(&server, None, "killer.html", &[&KILLER[..], &["--browser", "firefox"]].concat());
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("killer"), ["solved"]);
+    assert!(variant_line(&text(&out).1).contains("variant: killer"), "{}", text(&out).1);
+}
