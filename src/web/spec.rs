@@ -69,7 +69,7 @@ pub struct RawBoard {
     pub unproven: bool,
     /// The variant the board must be (`auto`, the default: whatever the page marks).
     #[serde(default)]
-    pub variant: crate::web::variant::VariantSpec,
+    pub variant: VariantSpec,
 }
 
 /// `board.read` as written.
@@ -138,7 +138,7 @@ pub struct DomSpec {
     /// `board.ready_timeout_ms`.
     pub ready_timeout_ms: Option<u64>,
     /// `board.variant`: see [`crate::web::variant`].
-    pub variant: crate::web::variant::VariantSpec,
+    pub variant: VariantSpec,
 }
 
 /// A board read from one element's pixels: the image says the side, boxes and givens.
@@ -439,7 +439,7 @@ fn pixels(raw: RawBoard) -> Result<PixelSpec, BoardError> {
     if raw.value.as_ref().is_some_and(|v| *v != ValueSource::Value) {
         return not("board.value", "is not used");
     }
-    if raw.variant != crate::web::variant::VariantSpec::Auto {
+    if raw.variant != VariantSpec::Auto {
         return not("board.variant", "is not read from pixels yet");
     }
     if raw.min_givens.is_some_and(|m| m > SIDE * SIDE) {
@@ -645,7 +645,7 @@ impl DomSpec {
             out.push_str("read = \"script\"\n");
         }
         out.push_str(&format!("given = {}\n", self.given.to_toml()));
-        if self.variant != crate::web::variant::VariantSpec::Auto {
+        if self.variant != VariantSpec::Auto {
             out.push_str(&format!("variant = \"{}\"\n", self.variant.name()));
         }
         if self.unproven.is_some() {
@@ -723,6 +723,44 @@ pub(crate) fn fill_template(
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// The variant a site file names (`[board] variant`): `auto` (the default: whatever the page
+/// marks, classic without marks), or one the board must show.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum VariantSpec {
+    /// Whatever the page marks.
+    #[default]
+    Auto,
+    /// No variant marks.
+    Classic,
+    /// Killer cages (dashed or dotted outlines with sums).
+    Killer,
+    /// Jigsaw regions (thick borders).
+    Jigsaw,
+    /// Both diagonals (shaded or classed cells).
+    X,
+}
+
+impl VariantSpec {
+    /// The name, as written in site files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            VariantSpec::Auto => "auto",
+            VariantSpec::Classic => "classic",
+            VariantSpec::Killer => "killer",
+            VariantSpec::Jigsaw => "jigsaw",
+            VariantSpec::X => "x",
+        }
+    }
+
+    /// The variant named `name` (as [`VariantSpec::name`] writes it, any case).
+    pub fn parse(name: &str) -> Option<VariantSpec> {
+        [Self::Auto, Self::Classic, Self::Killer, Self::Jigsaw, Self::X]
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(name))
+    }
 }
 
 #[cfg(test)]

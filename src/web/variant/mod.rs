@@ -10,47 +10,9 @@ pub mod dom;
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-
 use crate::grid::{Cage, Cell, Geometry};
 
-/// The variant a site file names (`[board] variant`): `auto` (the default: whatever the page
-/// marks, classic without marks), or one the board must show.
-#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum VariantSpec {
-    /// Whatever the page marks.
-    #[default]
-    Auto,
-    /// No variant marks.
-    Classic,
-    /// Killer cages (dashed or dotted outlines with sums).
-    Killer,
-    /// Jigsaw regions (thick borders).
-    Jigsaw,
-    /// Both diagonals (shaded or classed cells).
-    X,
-}
-
-impl VariantSpec {
-    /// The name, as written in site files and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            VariantSpec::Auto => "auto",
-            VariantSpec::Classic => "classic",
-            VariantSpec::Killer => "killer",
-            VariantSpec::Jigsaw => "jigsaw",
-            VariantSpec::X => "x",
-        }
-    }
-
-    /// The variant named `name` (as [`VariantSpec::name`] writes it, any case).
-    pub fn parse(name: &str) -> Option<VariantSpec> {
-        [Self::Auto, Self::Classic, Self::Killer, Self::Jigsaw, Self::X]
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(name))
-    }
-}
+pub use crate::web::spec::VariantSpec;
 
 /// A side of a cell as drawn: its widest solid border and whether any border there is dashed
 /// or dotted (over the cell element and its ancestors that hold no other cell).
