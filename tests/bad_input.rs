@@ -158,3 +158,22 @@ fn arguments_that_are_no_puzzle() {
         .code(2)
         .stderr(predicate::str::contains("1 symbols is not a square grid"));
 }
+
+/// `--variant` that cannot be honoured is refused before a browser starts, naming the flag: a
+/// page found by `--url` alone (its marks decide), or a site whose board is read from pixels.
+#[test]
+fn a_variant_that_cannot_be_honoured_is_refused_before_a_browser_starts() {
+    let cases: [(&[&str], &str); 2] = [
+        (&["--url", "http://127.0.0.1:9/", "--variant", "killer"], "`killer` needs --site"),
+        (&["--site", "sudoku.com", "--variant", "jigsaw"], "is read from pixels"),
+    ];
+    for (args, why) in cases {
+        sudobot()
+            .arg("web")
+            .args(args)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("`--variant`").and(predicate::str::contains(why)));
+    }
+}

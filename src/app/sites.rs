@@ -154,7 +154,10 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
 
 /// `sites list`: each site, its levels (easy before hard) and where its file comes from.
 fn list(dir: Option<&Path>) -> anyhow::Result<()> {
-    for loaded in site::load_all(dir)? {
+    let sites = site::load_all(dir)?;
+    // The names' column is as wide as the longest name.
+    let width = sites.iter().map(|l| l.site.name.chars().count()).max().unwrap_or(0).max(12);
+    for loaded in &sites {
         let s = &loaded.site;
         let mut levels: Vec<(&String, &String)> = s.difficulty.levels.iter().collect();
         // Numeric values in order (easy before hard), names as a tie-break.
@@ -170,9 +173,9 @@ fn list(dir: Option<&Path>) -> anyhow::Result<()> {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        out!("{:<18} {}", s.name, s.description)?;
+        out!("{:<width$} {}", s.name, s.description)?;
         out!(
-            "{:<18} levels: {levels} (default {}); from {}",
+            "{:<width$} levels: {levels} (default {}); from {}",
             "",
             s.difficulty.default,
             loaded.origin

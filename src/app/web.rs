@@ -17,6 +17,7 @@ use sudobot::web::grid;
 use sudobot::web::login::Session as LoginSession;
 use sudobot::web::pool::{self, Attempt, Event, Failure, PoolOptions, PoolRun};
 use sudobot::web::site::{self, Served, Strategy, Success};
+use sudobot::web::variant::VariantSpec;
 use sudobot::web::{
     Browser, Discover, FailureKind, Hint, Locate, Mode as PlayMode, Outcome, PlayError,
     PlayOptions, Signal, Site, Thinking, Timings, WebDriverConfig, signals,
@@ -155,6 +156,34 @@ fn success_marker(
     })
 }
 
+/// `--variant`: makes `site` play `spec`; refused (before any browser starts) where it cannot be
+/// honoured: a page found by `--url` alone, or a board read from pixels.
+fn variant_for(site: Option<&mut site::Site>, spec: VariantSpec) -> Result<(), ConfigError> {
+    let refuse = |message: String| ConfigError::Invalid {
+        file: "command line".into(),
+        key: "--variant".into(),
+        message,
+    };
+    let wanted = !matches!(spec, VariantSpec::Auto | VariantSpec::Classic);
+    match site {
+        None if wanted => Err(refuse(format!(
+            "`{}` needs --site: a page found by --url alone is played as the variant its marks \
+             show (-v says which)",
+            spec.name()
+        ))),
+        Some(site) if wanted && site.board.is_pixels() => Err(refuse(format!(
+            "`{}`: the board of {} is read from pixels, where variants are not read yet",
+            spec.name(),
+            site.name
+        ))),
+        Some(site) => {
+            sudobot::web::variant::choose(site, spec);
+            Ok(())
+        }
+        None => Ok(()),
+    }
+}
+
 impl WebRun {
     fn from_args(args: WebArgs) -> anyhow::Result<WebRun> {
         let config = build_config(&args)?;
@@ -178,10 +207,8 @@ impl WebRun {
                 Some(site::find(name.as_deref().unwrap_or("demo"), args.sites_dir.as_deref())?.site)
             }
         };
-        if let (Some(site), Some(v)) = (&mut site, args.variant.as_deref())
-            && let Some(spec) = sudobot::web::variant::VariantSpec::parse(v)
-        {
-            sudobot::web::variant::choose(site, spec);
+        if let Some(spec) = args.variant.as_deref().and_then(VariantSpec::parse) {
+            variant_for(site.as_mut(), spec)?;
         }
         if let (Some(site), Some(s)) = (&mut site, args.strategy) {
             site.fill.strategy = strategy(s);
