@@ -164,22 +164,13 @@ fn variant_for(site: Option<&mut site::Site>, spec: VariantSpec) -> Result<(), C
         key: "--variant".into(),
         message,
     };
-    let wanted = !matches!(spec, VariantSpec::Auto | VariantSpec::Classic);
     match site {
-        None if wanted => Err(refuse(format!(
+        Some(site) => sudobot::web::variant::choose(site, spec).map_err(|e| refuse(e.to_string())),
+        None if !matches!(spec, VariantSpec::Auto | VariantSpec::Classic) => Err(refuse(format!(
             "`{}` needs --site: a page found by --url alone is played as the variant its marks \
              show (-v says which)",
             spec.name()
         ))),
-        Some(site) if wanted && site.board.is_pixels() => Err(refuse(format!(
-            "`{}`: the board of {} is read from pixels, where variants are not read yet",
-            spec.name(),
-            site.name
-        ))),
-        Some(site) => {
-            sudobot::web::variant::choose(site, spec);
-            Ok(())
-        }
         None => Ok(()),
     }
 }

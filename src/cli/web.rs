@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
+use sudobot::web::variant::VariantSpec;
 
 use super::grade::ScaleArg;
 use super::hint::Reveal;
@@ -49,7 +50,7 @@ pub struct WebArgs {
     /// With --site: the variant to play (`killer`, `jigsaw`, `x`, `classic`; default: the site
     /// file's, else whatever the page marks). The board must show it, or nothing is typed; a
     /// site URL parameter named after it (sudoku.name's `{killer}`) is set to 1.
-    #[arg(long, value_name = "NAME", value_parser = ["auto", "classic", "killer", "jigsaw", "x"])]
+    #[arg(long, value_name = "NAME", value_parser = VariantSpec::NAMES)]
     pub variant: Option<String>,
     /// Open this URL. With --site, instead of the site's own (mirrors, local copies, tests;
     /// the site's selectors still apply). Without --site, any page: sudobot finds the board

@@ -744,6 +744,9 @@ pub enum VariantSpec {
 }
 
 impl VariantSpec {
+    /// Every name [`VariantSpec::name`] writes, in declaration order (what `--variant` takes).
+    pub const NAMES: [&'static str; 5] = ["auto", "classic", "killer", "jigsaw", "x"];
+
     /// The name, as written in site files and on the command line.
     pub fn name(self) -> &'static str {
         match self {

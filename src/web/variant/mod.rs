@@ -160,6 +160,14 @@ pub enum VariantError {
     /// The marks make no grid.
     #[error("the variant does not make a grid: {0}; nothing was typed")]
     Geometry(String),
+    /// A variant asked of a site whose board is read from pixels.
+    #[error("`{want}`: the board of {site} is read from pixels, where variants are not read yet")]
+    FromPixels {
+        /// The variant asked for.
+        want: &'static str,
+        /// The site's name.
+        site: String,
+    },
     /// The marks script failed or answered something unexpected.
     #[error("the variant marks could not be read: {0}")]
     Script(String),
@@ -175,8 +183,13 @@ impl VariantError {
 
 /// Makes `site` play `spec` (`--variant`): the board must show it; a URL parameter named after
 /// it (`params = { killer = "0" }` for `{killer}` in the URL) is set to `1`; and a Killer,
-/// which may have no givens at all, is ready once its cells are there.
-pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) {
+/// which may have no givens at all, is ready once its cells are there. A variant other than
+/// `auto` or `classic` is refused on a board read from pixels, which would play it as classic.
+pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) -> Result<(), VariantError> {
+    let wanted = !matches!(spec, VariantSpec::Auto | VariantSpec::Classic);
+    if wanted && site.board.is_pixels() {
+        return Err(VariantError::FromPixels { want: spec.name(), site: site.name.clone() });
+    }
     if let Some(value) = site.params.get_mut(spec.name()) {
         *value = "1".into();
     }
@@ -186,6 +199,7 @@ pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) {
             dom.min_givens = Some(0);
         }
     }
+    Ok(())
 }
 
 /// Establishes the variant of a board of `side` whose marks (in reading order) are `marks`,
