@@ -124,19 +124,12 @@ impl Line {
 fn backgrounds(image: Rgba<'_>) -> Vec<[u8; 3]> {
     let mut counts = vec![0u32; 4096];
     let step = ((image.width * image.height) / 1_000_000).max(1);
-    let (mut i, mut sampled) = (0, 0u32);
-    for y in 0..image.height {
-        for x in 0..image.width {
-            i += 1;
-            if i % step != 0 {
-                continue;
-            }
-            sampled += 1;
-            let [r, g, b] = image.rgb(x, y);
-            counts
-                [(usize::from(r >> 4) << 8) | (usize::from(g >> 4) << 4) | usize::from(b >> 4)] +=
-                1;
-        }
+    let mut sampled = 0u32;
+    // Every `step`-th pixel in reading order, from the `step`-th.
+    for p in (step - 1..image.width * image.height).step_by(step) {
+        sampled += 1;
+        let [r, g, b] = image.rgb_at(p);
+        counts[(usize::from(r >> 4) << 8) | (usize::from(g >> 4) << 4) | usize::from(b >> 4)] += 1;
     }
     let centre = |v: usize| (v * 16 + 8) as u8;
     let colour = |bin: usize| [centre(bin >> 8), centre((bin >> 4) & 15), centre(bin & 15)];
@@ -159,57 +152,83 @@ fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
     a.iter().zip(b.iter()).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0)
 }
 
-/// Lines along one direction: `at(i, j)` tells whether the pixel at position `i` along row
-/// (or column) `j` is ink.
-fn lines(
-    count: usize,
-    length: usize,
-    gap: usize,
-    at: impl Fn(usize, usize) -> bool,
-) -> Result<Vec<Line>, PixelError> {
-    let mut done: Vec<Line> = Vec::new();
-    let mut open: Vec<Line> = Vec::new();
-    let mut pieces = 0usize;
-    for j in 0..count {
-        let mut runs = Vec::new();
-        let mut i = 0;
-        while i < length {
-            if !at(i, j) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            let mut end = i;
-            let mut k = i + 1;
-            while k < length {
-                if at(k, j) {
-                    end = k;
-                    k += 1;
-                } else if k - end <= gap {
-                    k += 1;
-                } else {
-                    break;
-                }
-            }
-            if end - start + 1 >= MIN_RUN {
-                runs.push((start, end));
-            }
-            i = end + 1;
+/// The largest channel difference, written out so that loops over pixels vectorise.
+#[inline]
+fn distance3(a: [u8; 3], b: [u8; 3]) -> u8 {
+    a[0].abs_diff(b[0]).max(a[1].abs_diff(b[1])).max(a[2].abs_diff(b[2]))
+}
+
+/// The first ink (non-zero) at or after `from` in a mask row, eight pixels at a time over
+/// the background.
+#[inline]
+fn next_ink(row: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(bytes) = row.get(i..i + 8) {
+        let word = u64::from_le_bytes(bytes.try_into().ok()?);
+        if word != 0 {
+            return Some(i + word.trailing_zeros() as usize / 8);
         }
-        pieces += runs.len();
-        if pieces > MAX_PIECES {
+        i += 8;
+    }
+    row.get(i..)?.iter().position(|&b| b != 0).map(|k| i + k)
+}
+
+/// The runs of ink along one mask row (`row[i] != 0`) at least [`MIN_RUN`] long, gaps of at
+/// most `gap` pixels bridged: first and last pixel of each, in order.
+fn row_runs(row: &[u8], gap: usize, runs: &mut Vec<(usize, usize)>) {
+    runs.clear();
+    let mut i = 0;
+    while let Some(start) = next_ink(row, i) {
+        let mut end = start;
+        loop {
+            while row.get(end + 1).is_some_and(|&b| b != 0) {
+                end += 1;
+            }
+            // The furthest ink within the gap carries the run on.
+            let reach = (end + gap + 2).min(row.len());
+            match row.get(end + 1..reach).and_then(|r| r.iter().rposition(|&b| b != 0)) {
+                Some(k) => end += 1 + k,
+                None => break,
+            }
+        }
+        if end - start + 1 >= MIN_RUN {
+            runs.push((start, end));
+        }
+        i = end + 1;
+    }
+}
+
+/// Lines along one direction, from the runs of ink (see [`row_runs`]) of each row (or
+/// column) in turn: a run continues a line of the row before that it lines up with.
+struct Joiner {
+    gap: usize,
+    done: Vec<Line>,
+    open: Vec<Line>,
+    pieces: usize,
+}
+
+impl Joiner {
+    fn new(gap: usize) -> Joiner {
+        Joiner { gap, done: Vec::new(), open: Vec::new(), pieces: 0 }
+    }
+
+    /// The runs of row `j` (every row in order, those without runs too).
+    fn push(&mut self, j: usize, runs: &[(usize, usize)]) -> Result<(), PixelError> {
+        let gap = self.gap;
+        self.pieces += runs.len();
+        if self.pieces > MAX_PIECES {
             return Err(PixelError::NoBoard(
                 "too many line pieces: the image looks like noise".into(),
             ));
         }
         let mut next_open = Vec::with_capacity(runs.len());
-        for (start, end) in runs {
-            let joined = open.iter().position(|l| {
+        for &(start, end) in runs {
+            let joined = self.open.iter().position(|l| {
                 l.far + 1 == j && l.start.abs_diff(start) <= gap && l.end.abs_diff(end) <= gap
             });
             match joined {
                 Some(k) => {
-                    let mut l = open.swap_remove(k);
+                    let mut l = self.open.swap_remove(k);
                     l.far = j;
                     l.start = l.start.min(start);
                     l.end = l.end.max(end);
@@ -218,15 +237,85 @@ fn lines(
                 None => next_open.push(Line { start, end, near: j, far: j }),
             }
         }
-        done.append(&mut open);
-        open = next_open;
+        self.done.append(&mut self.open);
+        self.open = next_open;
+        Ok(())
     }
-    done.append(&mut open);
-    // A line is thin for its length; thicker bands are filled areas.
-    done.retain(|l| l.thickness() <= (l.len() / 25).max(3));
-    done.sort_by_key(|l| std::cmp::Reverse(l.len()));
-    done.truncate(MAX_LINES);
-    Ok(done)
+
+    /// The lines, longest first, [`MAX_LINES`] at most.
+    fn finish(mut self) -> Vec<Line> {
+        let mut done = std::mem::take(&mut self.done);
+        done.append(&mut self.open);
+        // A line is thin for its length; thicker bands are filled areas.
+        done.retain(|l| l.thickness() <= (l.len() / 25).max(3));
+        done.sort_by_key(|l| std::cmp::Reverse(l.len()));
+        done.truncate(MAX_LINES);
+        done
+    }
+}
+
+/// The runs of ink down every column of a mask fed one row at a time (as [`row_runs`] finds
+/// along a row): the vertical lines are found in the same pass over the image as the
+/// horizontal ones, with no copy of the mask turned on its side.
+struct Columns {
+    gap: usize,
+    /// Per column, the first and last row of the run going on (`u32::MAX`: none; an image
+    /// has at most [`super::MAX_PIXELS`] / [`super::MIN_SIDE_PX`] rows).
+    start: Vec<u32>,
+    end: Vec<u32>,
+    /// Per column, whether the row being fed starts a new run there.
+    starts: Vec<u8>,
+    runs: Vec<Vec<(usize, usize)>>,
+}
+
+impl Columns {
+    fn new(width: usize, gap: usize) -> Columns {
+        Columns {
+            gap,
+            start: vec![u32::MAX; width],
+            end: vec![u32::MAX; width],
+            starts: vec![0; width],
+            runs: vec![Vec::new(); width],
+        }
+    }
+
+    /// Mask row `y` (rows in order): every column's run goes on where the row has ink near
+    /// enough its last (in a loop without branches), and the columns where a run starts are
+    /// then taken one by one.
+    fn feed(&mut self, y: usize, row: &[u8]) {
+        let (y32, reach) = (y as u32, self.gap as u32 + 1);
+        for ((e, s), &m) in self.end.iter_mut().zip(self.starts.iter_mut()).zip(row) {
+            let goes_on = *e != u32::MAX && y32 - *e <= reach;
+            let ink = m != 0;
+            *e = if ink && goes_on { y32 } else { *e };
+            *s = u8::from(ink && !goes_on);
+        }
+        let mut x = 0;
+        while let Some(k) = next_ink(&self.starts, x) {
+            self.close(k);
+            (self.start[k], self.end[k]) = (y32, y32);
+            x = k + 1;
+        }
+    }
+
+    fn close(&mut self, k: usize) {
+        let (start, end) = (self.start[k] as usize, self.end[k] as usize);
+        if self.end[k] != u32::MAX && end - start + 1 >= MIN_RUN {
+            self.runs[k].push((start, end));
+        }
+    }
+
+    /// The vertical lines.
+    fn lines(mut self) -> Result<Vec<Line>, PixelError> {
+        for k in 0..self.end.len() {
+            self.close(k);
+        }
+        let mut joiner = Joiner::new(self.gap);
+        for (x, runs) in self.runs.iter().enumerate() {
+            joiner.push(x, runs)?;
+        }
+        Ok(joiner.finish())
+    }
 }
 
 /// Finds the board: the largest square of grid lines, against the image's most common colour,
@@ -248,15 +337,23 @@ pub fn find(image: Rgba<'_>) -> Result<Board, PixelError> {
 /// The largest square of grid lines drawn on background `bg`.
 fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
     let (w, h) = (image.width, image.height);
-    let mut ink = vec![false; w * h];
+    // One pass over the rows: each row's ink, its runs, and the runs down the columns.
+    let mut colours = vec![[0u8; 3]; w];
+    let mut ink = vec![0u8; w];
+    let mut runs = Vec::new();
+    let mut horizontal = Joiner::new(MAX_GAP);
+    let mut columns = Columns::new(w, MAX_GAP);
     for y in 0..h {
-        for x in 0..w {
-            ink[y * w + x] = distance(image.rgb(x, y), bg) > LINE_INK;
+        image.rgb_row(y, &mut colours);
+        for (m, &c) in ink.iter_mut().zip(&colours) {
+            *m = u8::from(distance3(c, bg) > LINE_INK);
         }
+        row_runs(&ink, MAX_GAP, &mut runs);
+        horizontal.push(y, &runs)?;
+        columns.feed(y, &ink);
     }
-    let horizontal = lines(h, w, MAX_GAP, |x, y| ink[y * w + x])?;
-    let ink = transposed(&ink, w, h);
-    let vertical = lines(w, h, MAX_GAP, |y, x| ink[x * h + y])?;
+    let horizontal = horizontal.finish();
+    let vertical = columns.lines()?;
     square_of_lines(&horizontal, &vertical)
 }
 
@@ -338,27 +435,46 @@ pub fn find_by_edges(image: Rgba<'_>) -> Result<Board, PixelError> {
     if w * h > MAX_EDGES {
         return Err(PixelError::NoBoard("the image is too large to search by its edges".into()));
     }
-    let mut px = Vec::with_capacity(w * h);
-    for y in 0..h {
-        for x in 0..w {
-            px.push(image.rgb(x, y));
-        }
+    let mut px = vec![[0u8; 3]; w * h];
+    for (y, row) in px.chunks_exact_mut(w).enumerate() {
+        image.rgb_row(y, row);
     }
-    let differs = |a: usize, b: usize| distance(px[a], px[b]) >= EDGE_STEP;
-    // Pixel `i` at `pos` along a direction of `limit` pixels, `step` apart in memory.
-    let mark = |i: usize, step: usize, pos: usize, limit: usize| -> bool {
-        (pos >= 1 && differs(i, i - step))
-            || (pos >= RIDGE
-                && pos + RIDGE < limit
-                && differs(i, i - RIDGE * step)
-                && differs(i, i + RIDGE * step))
-    };
-    let across: Vec<bool> = (0..w * h).map(|i| mark(i, w, i / w, h)).collect();
-    let horizontal = lines(h, w, EDGE_GAP, |x, y| across[y * w + x])?;
-    drop(across);
-    let down: Vec<bool> = (0..w * h).map(|i| mark(i, 1, i % w, w)).collect();
-    let down = transposed(&down, w, h);
-    let vertical = lines(w, h, EDGE_GAP, |y, x| down[x * h + y])?;
+    let differs = |a: [u8; 3], b: [u8; 3]| u8::from(distance3(a, b) >= EDGE_STEP);
+    // A pixel is marked across (for the horizontal lines) when it differs from the pixel
+    // above it, or from both at RIDGE pixels above and below; down (for the vertical lines)
+    // the same to its left and right. One pass over the rows, as in `find_on`.
+    let (mut across, mut down) = (vec![0u8; w], vec![0u8; w]);
+    let mut runs = Vec::new();
+    let mut horizontal = Joiner::new(EDGE_GAP);
+    let mut columns = Columns::new(w, EDGE_GAP);
+    let row_at = |y: usize| &px[y * w..(y + 1) * w];
+    for y in 0..h {
+        let row = row_at(y);
+        across.fill(0);
+        if y >= 1 {
+            for ((m, &c), &u) in across.iter_mut().zip(row).zip(row_at(y - 1)) {
+                *m = differs(c, u);
+            }
+        }
+        if y >= RIDGE && y + RIDGE < h {
+            let (above, below) = (row_at(y - RIDGE), row_at(y + RIDGE));
+            for (((m, &c), &a), &b) in across.iter_mut().zip(row).zip(above).zip(below) {
+                *m |= differs(c, a) & differs(c, b);
+            }
+        }
+        down.fill(0);
+        for (x, m) in down.iter_mut().enumerate().skip(1) {
+            *m = differs(row[x], row[x - 1]);
+        }
+        for x in RIDGE..w.saturating_sub(RIDGE) {
+            down[x] |= differs(row[x], row[x - RIDGE]) & differs(row[x], row[x + RIDGE]);
+        }
+        row_runs(&across, EDGE_GAP, &mut runs);
+        horizontal.push(y, &runs)?;
+        columns.feed(y, &down);
+    }
+    let horizontal = horizontal.finish();
+    let vertical = columns.lines()?;
     let board = square_of_lines(&horizontal, &vertical)?;
     if !sharp(&px, w, &board) {
         return Err(PixelError::NoBoard("the board's edges are blurred".into()));
@@ -373,23 +489,6 @@ pub fn find_by_edges(image: Rgba<'_>) -> Result<Board, PixelError> {
         )));
     }
     Ok(board)
-}
-
-/// A `w` x `h` mask (rows) as its columns, one after another: the vertical lines are then
-/// followed along memory (the search by columns of a large screen was bound by cache misses).
-fn transposed(mask: &[bool], w: usize, h: usize) -> Vec<bool> {
-    const BLOCK: usize = 64;
-    let mut out = vec![false; w * h];
-    for y0 in (0..h).step_by(BLOCK) {
-        for x0 in (0..w).step_by(BLOCK) {
-            for y in y0..(y0 + BLOCK).min(h) {
-                for x in x0..(x0 + BLOCK).min(w) {
-                    out[x * h + y] = mask[y * w + x];
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Whether two boards' rectangles share a pixel.

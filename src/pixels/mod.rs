@@ -172,13 +172,32 @@ impl<'a> Rgba<'a> {
 
     /// The colour at a pixel (alpha dropped: transparent pixels are taken as drawn on white).
     pub(crate) fn rgb(&self, x: usize, y: usize) -> [u8; 3] {
-        let i = (y * self.width + x) * 4;
+        self.rgb_at(y * self.width + x)
+    }
+
+    /// The colour of the `p`-th pixel in reading order (as [`Rgba::rgb`]).
+    pub(crate) fn rgb_at(&self, p: usize) -> [u8; 3] {
+        let i = p * 4;
         let a = u16::from(self.data[i + 3]);
         if a == 255 {
             return [self.data[i], self.data[i + 1], self.data[i + 2]];
         }
         let over_white = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
         [over_white(self.data[i]), over_white(self.data[i + 1]), over_white(self.data[i + 2])]
+    }
+
+    /// The colours of pixel row `y` into `out` (the first `width` of them), each as
+    /// [`Rgba::rgb`] gives it, in a loop without branches that the compiler vectorises (an
+    /// opaque pixel's formula gives its own colour back).
+    pub(crate) fn rgb_row(&self, y: usize, out: &mut [[u8; 3]]) {
+        let Some(row) = self.data.get(y * self.width * 4..(y + 1) * self.width * 4) else {
+            return;
+        };
+        for (o, p) in out.iter_mut().zip(row.chunks_exact(4)) {
+            let a = u16::from(p[3]);
+            let over_white = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
+            *o = [over_white(p[0]), over_white(p[1]), over_white(p[2])];
+        }
     }
 }
 

@@ -33,14 +33,22 @@ impl Picture {
 
 /// The grey level of every pixel.
 fn grey(image: Rgba<'_>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(image.width() * image.height());
-    for y in 0..image.height() {
-        for x in 0..image.width() {
-            let [r, g, b] = image.rgb(x, y);
-            out.push(((u32::from(r) * 77 + u32::from(g) * 150 + u32::from(b) * 29) >> 8) as u8);
+    let w = image.width();
+    let mut out = vec![0u8; w * image.height()];
+    let mut colours = vec![[0u8; 3]; w];
+    for (y, row) in out.chunks_exact_mut(w).enumerate() {
+        image.rgb_row(y, &mut colours);
+        for (o, &c) in row.iter_mut().zip(&colours) {
+            *o = grey_of(c) as u8;
         }
     }
     out
+}
+
+/// A colour's grey level.
+#[inline]
+fn grey_of([r, g, b]: [u8; 3]) -> u32 {
+    (u32::from(r) * 77 + u32::from(g) * 150 + u32::from(b) * 29) >> 8
 }
 
 /// Which pixels are ink: darker (`dark`) or lighter than the mean of the square of side
@@ -174,16 +182,18 @@ fn quadrilateral(image: Rgba<'_>) -> Vec<[Point; 4]> {
         return Vec::new();
     }
     let mut g = vec![0u8; w * h];
+    let mut colours = vec![[0u8; 3]; image.width()];
+    let mut sums = vec![0u32; w];
     for y in 0..h {
-        for x in 0..w {
-            let mut s = 0u32;
-            for dy in 0..step {
-                for dx in 0..step {
-                    let [r, gg, b] = image.rgb(x * step + dx, y * step + dy);
-                    s += (u32::from(r) * 77 + u32::from(gg) * 150 + u32::from(b) * 29) >> 8;
-                }
+        sums.fill(0);
+        for dy in 0..step {
+            image.rgb_row(y * step + dy, &mut colours);
+            for (s, block) in sums.iter_mut().zip(colours.chunks_exact(step)) {
+                *s += block.iter().map(|&c| grey_of(c)).sum::<u32>();
             }
-            g[y * w + x] = (s / (step * step) as u32) as u8;
+        }
+        for (o, s) in g[y * w..(y + 1) * w].iter_mut().zip(&sums) {
+            *o = (s / (step * step) as u32) as u8;
         }
     }
     let ink = threshold(&g, w, h, (w.min(h) / 50).max(5), true);
