@@ -6,6 +6,10 @@ use super::board::Board;
 use super::digits;
 use super::{CellKind, CellRead, Rgba};
 
+#[cfg(test)]
+#[path = "cell_tests.rs"]
+mod cell_tests;
+
 /// A cell whose darkest (farthest) pixel is this close to its background is empty.
 const EMPTY_CONTRAST: u8 = 40;
 
@@ -16,6 +20,25 @@ const SMALL: f32 = 0.3;
 /// A glyph between [`SMALL`] and [`BIG`] whose centre is this close to the cell's (a share of
 /// the cell's side) is a value drawn small.
 const CENTRED: f32 = 0.1;
+
+/// A piece whose centre is at least this far from the cell's (a share of the cell's side) sits
+/// in an outer row or column of a pencil-mark layout.
+const OFF_CENTRE: f32 = 0.2;
+
+/// A piece alone whose centre is at least this far from the cell's is a pencil mark in an
+/// outer row or column (a value's glyph is centred).
+const FAR_OFF_CENTRE: f32 = 0.3;
+
+/// The heights of values and pencil marks, as shares of the cell's height: a glyph at least
+/// `big` is a value; past `small` and centred, a value drawn small; at most `small`, a mark.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sizes {
+    big: f32,
+    small: f32,
+}
+
+/// The sizes of most boards.
+const USUAL: Sizes = Sizes { big: BIG, small: SMALL };
 
 /// Ink colour with a channel spread at least this large is an entry's colour.
 const ENTRY_CHROMA: u8 = 70;
@@ -38,17 +61,7 @@ const PROBABLE: f32 = 0.25;
 /// digit, which can only widen the margin of an uncertain read; a glyph that looks like a
 /// sure example of another digit, or unlike the sure examples of its own, becomes uncertain.
 pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
-    let mut out = Vec::with_capacity(board.side * board.side);
-    let mut scores = Vec::with_capacity(board.side * board.side);
-    let mut net_sure = Vec::with_capacity(board.side * board.side);
-    for &(y0, y1) in &board.rows {
-        for &(x0, x1) in &board.cols {
-            let (read, score, sure) = read_cell(image, (x0, y0, x1, y1), board.side);
-            out.push(read);
-            scores.push(score);
-            net_sure.push(sure);
-        }
-    }
+    let (mut out, scores, net_sure) = read_all(image, board, USUAL);
     // Sure reads teach the board's font; newly sure cells teach it more, a few rounds.
     for _ in 0..4 {
         let revised = own_font(&out, &scores, &net_sure);
@@ -58,6 +71,27 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
         out = revised;
     }
     out
+}
+
+/// Every cell of the board read with the value sizes `sizes`: the reads, the glyphs' scores and
+/// whether the network is sure of each.
+fn read_all(
+    image: Rgba<'_>,
+    board: &Board,
+    sizes: Sizes,
+) -> (Vec<CellRead>, Vec<Option<digits::Scores>>, Vec<bool>) {
+    let n = board.side * board.side;
+    let (mut out, mut scores, mut net_sure) =
+        (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+    for &(y0, y1) in &board.rows {
+        for &(x0, x1) in &board.cols {
+            let (read, score, sure) = read_cell_sized(image, (x0, y0, x1, y1), board.side, sizes);
+            out.push(read);
+            scores.push(score);
+            net_sure.push(sure);
+        }
+    }
+    (out, scores, net_sure)
 }
 
 /// One round of the board's own font (see [`read_cells`]).
@@ -150,6 +184,9 @@ impl Blob {
     }
 }
 
+/// A rectangle of pixels: first and last column, first and last row.
+type Rect = (usize, usize, usize, usize);
+
 /// A cell's distances from its background, its width and height, and its top left corner.
 type Distances = (Vec<u8>, usize, usize, (usize, usize));
 
@@ -172,7 +209,12 @@ pub(super) fn read_cell(
     (x0, y0, x1, y1): (usize, usize, usize, usize),
     side: usize,
 ) -> Read {
-    match cell_content(image, x0, y0, x1, y1) {
+    read_cell_sized(image, (x0, y0, x1, y1), side, USUAL)
+}
+
+/// [`read_cell`] with the value sizes `sizes`.
+fn read_cell_sized(image: Rgba<'_>, rect: Rect, side: usize, sizes: Sizes) -> Read {
+    match content_in(image, rect, sizes, false) {
         Content::Empty => plain(CellKind::Empty),
         Content::Pencil => plain(CellKind::Pencil),
         Content::Unclear => unclear(),
@@ -188,10 +230,10 @@ pub(super) fn read_cell(
 }
 
 /// A cell's pixels as distances from its background colour (the median of its rim), inside
-/// its lines and clear of their anti-aliased edges: the distances, width and height, and the
-/// inner box's corner. `None` when the cell is too small.
-fn distances(image: Rgba<'_>, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> Option<Distances> {
-    let inset = 1 + (x1 - x0 + 1) / 20;
+/// its lines and, with `inset`, clear of their anti-aliased edges: the distances, width and
+/// height, and the inner box's corner. `None` when the cell is too small.
+fn distances(image: Rgba<'_>, (x0, y0, x1, y1): Rect, inset: bool) -> Option<Distances> {
+    let inset = if inset { 1 + (x1 - x0 + 1) / 20 } else { 0 };
     let (x0, y0, x1, y1) =
         (x0 + inset, y0 + inset, x1.saturating_sub(inset), y1.saturating_sub(inset));
     if x1 < x0 + 6 || y1 < y0 + 6 {
@@ -227,7 +269,13 @@ fn distances(image: Rgba<'_>, (x0, y0, x1, y1): (usize, usize, usize, usize)) ->
 
 /// What the cell between the lines at `x0..=x1`, `y0..=y1` holds.
 pub(crate) fn cell_content(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1: usize) -> Content {
-    let Some((dist, w, h, origin)) = distances(image, (x0, y0, x1, y1)) else {
+    content_in(image, (x0, y0, x1, y1), USUAL, false)
+}
+
+/// What the cell `rect` holds, with the value sizes `sizes`; a frame or grid lines inside
+/// the cell are looked past (see [`inner_box`]) unless `rect` is already inside them.
+fn content_in(image: Rgba<'_>, rect: Rect, sizes: Sizes, inner: bool) -> Content {
+    let Some((dist, w, h, origin)) = distances(image, rect, !inner) else {
         return Content::Unclear;
     };
     let contrast = dist.iter().copied().max().unwrap_or(0);
@@ -241,6 +289,10 @@ pub(crate) fn cell_content(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1:
     if blobs.is_empty() {
         return Content::Empty;
     }
+    if !inner && let Some((ix0, iy0, ix1, iy1)) = inner_box(&blobs, w, h) {
+        let (ox, oy) = origin;
+        return content_in(image, (ox + ix0, oy + iy0, ox + ix1, oy + iy1), sizes, true);
+    }
     let hf = h as f32;
     // A value is at least BIG, or past SMALL and in the middle of the cell (apps that draw
     // small values, a third of the cell); a piece between the two elsewhere is neither.
@@ -250,20 +302,38 @@ pub(crate) fn cell_content(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1:
     };
     let value = |b: &Blob| {
         let r = b.height() as f32 / hf;
-        r >= BIG || (r > SMALL && centred(b))
+        r >= sizes.big || (r > sizes.small && centred(b))
     };
     let big: Vec<&Blob> = blobs.iter().filter(|b| value(b)).collect();
     let medium = blobs.iter().any(|b| {
         let r = b.height() as f32 / hf;
-        r > SMALL && !value(b)
+        r > sizes.small && !value(b)
     });
+    // Pencil marks laid out in rows and columns (OpenSudoku) are nearly a third of the cell
+    // high: none as tall as a value, the tall ones off the centre or beside other pieces; a
+    // mark alone sits in an outer row or column, far from the centre.
+    let off = |b: &Blob, share: f32| {
+        let (cx, cy) = ((b.x0 + b.x1 + 1) as f32 / 2.0, (b.y0 + b.y1 + 1) as f32 / 2.0);
+        (cx - w as f32 / 2.0).abs() >= share * w as f32 || (cy - hf / 2.0).abs() >= share * hf
+    };
+    let off_centre = |b: &Blob| off(b, OFF_CENTRE);
+    let marks_layout = (blobs.len() >= 2 || blobs.iter().all(|b| off(b, FAR_OFF_CENTRE)))
+        && blobs.iter().all(|b| (b.height() as f32) < sizes.big * hf)
+        && blobs.iter().all(|b| b.height() as f32 <= sizes.small * hf || off_centre(b) || value(b));
     if medium {
+        if marks_layout {
+            return small_marks(&blobs, &dist, (w, h), contrast, sizes);
+        }
         return Content::Unclear;
     }
     if big.is_empty() {
-        return small_marks(&blobs, &dist, w, h, contrast);
+        return small_marks(&blobs, &dist, (w, h), contrast, sizes);
     }
     let Some((gx0, gy0, gx1, gy1)) = glyph_box(&blobs, &big, w, h) else {
+        // A small centred glyph beside other marks is the middle mark of a layout.
+        if marks_layout {
+            return small_marks(&blobs, &dist, (w, h), contrast, sizes);
+        }
         return Content::Unclear;
     };
     glyph(image, &dist, &mask, w, h, origin, (gx0, gy0, gx1, gy1))
@@ -271,27 +341,85 @@ pub(crate) fn cell_content(image: Rgba<'_>, x0: usize, y0: usize, x1: usize, y1:
 
 /// A cell with only small marks: pencil marks, unless they stack up like a broken glyph:
 /// pieces in the middle of the cell, together taller than a pencil mark, however many (the
-/// hairlines of FreeMono after JPEG break an 8 into five). Pencil marks stacked in the middle
-/// column look the same, and are refused with it.
-fn small_marks(blobs: &[Blob], dist: &[u8], w: usize, h: usize, contrast: u8) -> Content {
+/// hairlines of FreeMono after JPEG break an 8 into five). Marks stacked in the middle column
+/// of a layout stand apart, with a blank row of marks between them, and stay pencil marks;
+/// marks stacked close together there look the same as a broken glyph, and are refused.
+fn small_marks(
+    blobs: &[Blob],
+    dist: &[u8],
+    (w, h): (usize, usize),
+    contrast: u8,
+    sizes: Sizes,
+) -> Content {
     let ux0 = blobs.iter().map(|b| b.x0).min().unwrap_or(0);
     let ux1 = blobs.iter().map(|b| b.x1).max().unwrap_or(0);
-    let uy0 = blobs.iter().map(|b| b.y0).min().unwrap_or(0);
-    let uy1 = blobs.iter().map(|b| b.y1).max().unwrap_or(0);
     let central = ux0 as f32 >= 0.2 * w as f32 && (ux1 + 1) as f32 <= 0.8 * w as f32;
+    if !central {
+        return Content::Pencil;
+    }
     // Faint ink over and under the pieces counts too: hairlines fainter than the cut (an 8 of
-    // FreeMono in a 20 px cell) leave strong pieces as short as a pencil mark.
+    // FreeMono in a 20 px cell) leave strong pieces as short as a pencil mark. Gaps up to a
+    // fifth of the cell are bridged (a broken hairline, a faint stroke of a photo's digit).
     let faint = (contrast / 4).max(EMPTY_CONTRAST);
-    let inked = |y: usize| (ux0..=ux1).any(|x| dist[y * w + x] >= faint);
-    let (mut fy0, mut fy1) = (uy0, uy1);
-    while fy0 > 0 && inked(fy0 - 1) {
-        fy0 -= 1;
+    let inked = |y: usize| {
+        blobs.iter().any(|b| (b.y0..=b.y1).contains(&y))
+            || (ux0..=ux1).any(|x| dist[y * w + x] >= faint)
+    };
+    let bridge = (0.2 * h as f32).ceil() as usize;
+    let (mut tallest, mut start, mut last) = (0, 0, None::<usize>);
+    for y in (0..h).filter(|&y| inked(y)) {
+        if last.is_none_or(|l| y - l > bridge + 1) {
+            start = y;
+        }
+        last = Some(y);
+        tallest = tallest.max(y - start + 1);
     }
-    while fy1 + 1 < h && inked(fy1 + 1) {
-        fy1 += 1;
+    if tallest as f32 > sizes.small * h as f32 { Content::Unclear } else { Content::Pencil }
+}
+
+/// The part of a cell inside what was drawn within it: a thick frame around a selected cell
+/// (GNOME Sudoku), or the tile of a board drawn as tiles with gaps, either seen as one piece
+/// filling most of the cell (its inside, when the frame is the rim's colour); or a grid line
+/// the board's lines left along a side (a soft, thick line measured thinner than it is), when
+/// nothing else touches the cell's sides (a glyph cut by them: the cell is misplaced). `None`
+/// when there is neither.
+fn inner_box(blobs: &[Blob], w: usize, h: usize) -> Option<Rect> {
+    for b in blobs {
+        let (bw, bh) = (b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
+        if bw * 4 >= w * 3 && bh * 4 >= h * 3 && b.pixels * 5 >= bw * bh * 3 {
+            // Clear of the frame's anti-aliased inner edge, as a cell is of its lines.
+            let m = 2 + bw / 20;
+            return Some((b.x0 + m, b.y0 + m, b.x1.saturating_sub(m), b.y1.saturating_sub(m)));
+        }
     }
-    let tall = (fy1 - fy0 + 1) as f32 > SMALL * h as f32;
-    if tall && central { Content::Unclear } else { Content::Pencil }
+    let line = |b: &Blob| {
+        let (bw, bh) = (b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
+        (bh * 5 >= h * 4 && bw * 8 <= w) || (bw * 5 >= w * 4 && bh * 8 <= h)
+    };
+    let touches = |b: &Blob| b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1;
+    if blobs.iter().any(|b| !line(b) && touches(b)) {
+        return None;
+    }
+    let (mut x0, mut y0, mut x1, mut y1) = (0, 0, w - 1, h - 1);
+    for b in blobs {
+        let (bw, bh) = (b.x1 - b.x0 + 1, b.y1 - b.y0 + 1);
+        if bh * 5 >= h * 4 && bw * 8 <= w {
+            if b.x0 == 0 {
+                x0 = x0.max(b.x1 + 2);
+            } else if b.x1 == w - 1 {
+                x1 = x1.min(b.x0.saturating_sub(2));
+            }
+        }
+        if bw * 5 >= w * 4 && bh * 8 <= h {
+            if b.y0 == 0 {
+                y0 = y0.max(b.y1 + 2);
+            } else if b.y1 == h - 1 {
+                y1 = y1.min(b.y0.saturating_sub(2));
+            }
+        }
+    }
+    let trimmed = (x0, y0, x1, y1) != (0, 0, w - 1, h - 1);
+    (trimmed && x1 > x0 + 8 && y1 > y0 + 8).then_some((x0, y0, x1, y1))
 }
 
 /// The box of the glyph made of the `big` pieces and the strokes broken off them; `None` when
