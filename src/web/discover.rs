@@ -970,6 +970,7 @@ fn reject(c: &Candidate) -> Option<Rejected> {
 
 /// Why a candidate was rejected, and whether only for holding too few values (a Killer may
 /// hold none: its cage marks are looked at then).
+#[derive(Debug)]
 struct Rejected {
     why: String,
     few: bool,
@@ -1271,7 +1272,7 @@ mod tests {
         assert_eq!(ok.len(), 1);
         assert_eq!(ok[0].cells[0].rect[0], 0.0);
         let finished = found.iter().find(|c| reject(c).is_some()).unwrap();
-        assert!(reject(finished).unwrap().contains("finished board"));
+        assert!(reason(finished).unwrap().contains("finished board"));
     }
 
     #[test]
@@ -1302,7 +1303,7 @@ mod tests {
     fn a_calendar_is_not_a_board() {
         let cal = board(4, (0.0, 0.0), |i| format!("{}", i + 10));
         let found = grids(&[], &cal);
-        assert!(reject(&found[0]).unwrap().contains("not a value 1-4"), "{:?}", reject(&found[0]));
+        assert!(reason(&found[0]).unwrap().contains("not a value 1-4"), "{:?}", reason(&found[0]));
     }
 
     #[test]
