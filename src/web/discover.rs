@@ -32,6 +32,9 @@ use super::site::{
     BoardSpec, Completion, Consent, Difficulty, DomSpec, Fill, Given, Order, PixelSpec, ReadMode,
     SIDES, Site, Strategy, Style, Success, Unproven, ValueSource,
 };
+use super::variant::VariantSpec;
+use super::variant::check;
+use super::variant::marks::{MARKS_JS, ScriptMarks, in_reading_order};
 use crate::grid::BoxShape;
 
 /// How many elements one frame's scan looks at, at most.
@@ -52,12 +55,21 @@ const sx = window.scrollX, sy = window.scrollY;
 const kept = [], cells = [];
 const text = t => String(t == null ? '' : t).replace(/\s+/g, ' ').trim();
 const skip = new Set(['HTML', 'BODY', 'HEAD', 'SCRIPT', 'STYLE', 'svg', 'g', 'text', 'tspan', 'line', 'path', 'IFRAME', 'FRAME', 'CANVAS', 'IMG', 'BR']);
-// SVG boards: the <text> drawn over a <rect> is that cell's value.
+// SVG boards: the <text> drawn over a <rect> is that cell's value: the one nearest its centre,
+// within a third of the cell (a Killer sum in a corner is not).
 const svgTexts = Array.from(document.getElementsByTagName('text')).slice(0, cap).map(t => {
   const b = t.getBoundingClientRect();
   return [t, b.left + b.width / 2, b.top + b.height / 2];
 });
-const over = r => { const f = svgTexts.find(([, x, y]) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom); return f ? f[0] : null; };
+const over = r => {
+  const cx = r.left + r.width / 2, cy = r.top + r.height / 2, reach = Math.min(r.width, r.height) / 3;
+  let best = null, near = Infinity;
+  for (const [t, x, y] of svgTexts) {
+    const d = Math.hypot(x - cx, y - cy);
+    if (d <= reach && d < near) { best = t; near = d; }
+  }
+  return best;
+};
 const canvases = [];
 for (let i = 0; i < Math.min(all.length, cap); i++) {
   const e = all[i];
@@ -72,6 +84,8 @@ for (let i = 0; i < Math.min(all.length, cap); i++) {
   if (w < 8 || h < 8 || w > 240 || h > 240 || Math.max(w, h) > 3 * Math.min(w, h)) continue;
   const cs = getComputedStyle(e);
   if (cs.visibility === 'hidden' || cs.display === 'none' || cs.opacity === '0') continue;
+  // A dashed SVG shape is an outline (a Killer cage), not a cell.
+  if (e instanceof SVGElement && cs.strokeDasharray && cs.strokeDasharray !== 'none') continue;
   const field = e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
   if (e.tagName === 'INPUT' && !['text', 'tel', 'number', 'search', ''].includes(e.type)) continue;
   const overlay = e.tagName === 'rect' ? over(r) : null;
@@ -459,20 +473,50 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
     scan_frames(driver, Vec::new(), &mut scans, &mut left).await?;
     let mut candidates = Vec::new();
     let mut rejected: Vec<(String, u8, f64)> = Vec::new();
+    let mut few = Vec::new();
     for (frame, scan) in &scans {
         for cand in grids(frame, &scan.cells) {
             match reject(&cand) {
                 None => candidates.push(cand),
-                Some(why) => {
+                Some(Rejected { why, few: too_few }) => {
                     let score = cand.interactive;
                     rejected.push((format!("{}: {why}", cand.describe()), score, cand.area));
+                    if too_few {
+                        few.push(cand);
+                    }
                 }
             }
         }
     }
     let capped = scans.iter().find(|(_, s)| s.truncated).map(|(_, s)| s.total);
     // Prefer the interactive one, then the largest.
-    candidates.sort_by(|a, b| b.interactive.cmp(&a.interactive).then(b.area.total_cmp(&a.area)));
+    let order = |a: &Candidate, b: &Candidate| {
+        b.interactive.cmp(&a.interactive).then(b.area.total_cmp(&a.area))
+    };
+    candidates.sort_by(order);
+    if candidates.is_empty() {
+        // A board with (almost) no values is a Killer where its cage marks say so exactly.
+        few.sort_by(order);
+        for cand in &few {
+            match killer_without_values(driver, url, cand).await? {
+                Ok(mut found) => {
+                    let own = cand.describe();
+                    found.others = rejected
+                        .iter()
+                        .filter(|r| !r.0.starts_with(&own))
+                        .map(|r| r.0.clone())
+                        .collect();
+                    return Ok(found);
+                }
+                Err(why) => {
+                    if let Some(r) = rejected.iter_mut().find(|r| r.0.starts_with(&cand.describe()))
+                    {
+                        r.0.push_str(&format!(", and it is no Killer: {why}"));
+                    }
+                }
+            }
+        }
+    }
     let Some(best) = candidates.first().cloned() else {
         // No DOM board: the largest square canvas, read from its pixels.
         let canvas = scans
@@ -558,11 +602,64 @@ fn dom_found(url: &str, best: &Candidate, selector: String, others: Vec<String>)
         ready_timeout_ms: None,
         unproven,
         variant: Default::default(),
+        regions_state: None,
     });
     let mut site = page_site(url, board);
     site.frames = frame_path(&best.frame);
     site.fill.strategy = strategy;
     Found { site, why, others, givens: given_count, took: Duration::ZERO }
+}
+
+/// The site for `cand`, a board holding too few values, where its cage marks establish a Killer
+/// exactly (every cell in one cage, each sum in its first cell and reachable, the total right):
+/// ready with no givens, its variant written down. `Err(why)` where they do not.
+async fn killer_without_values(
+    driver: &WebDriver,
+    url: &str,
+    cand: &Candidate,
+) -> Result<Result<Found, String>, DiscoverError> {
+    enter(driver, &cand.frame).await?;
+    let ks: Vec<usize> = cand.cells.iter().map(|c| c.k).collect();
+    let selector: Option<String> = driver
+        .execute(SELECTOR_JS, vec![ks.into()])
+        .await
+        .and_then(|r| r.convert())
+        .map_err(DiscoverError::WebDriver)?;
+    let Some(selector) = selector else {
+        return Ok(Err("no CSS selector matches exactly its cells".into()));
+    };
+    let marks: Vec<ScriptMarks> = driver
+        .execute(MARKS_JS.as_str(), vec![selector.clone().into()])
+        .await
+        .and_then(|r| r.convert())
+        .map_err(DiscoverError::WebDriver)?;
+    // The scan keeps elements in document order, as the selector matches them.
+    let mut order: Vec<(usize, usize)> =
+        cand.cells.iter().map(|c| c.k).zip(cand.index.iter().copied()).collect();
+    order.sort_unstable();
+    let dom_order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
+    let mut found = dom_found(url, cand, selector, Vec::new());
+    let boxes = match found.site.geometry() {
+        Ok(g) => g.box_shape(),
+        Err(e) => return Ok(Err(e)),
+    };
+    let established = in_reading_order(marks, &dom_order, cand.side)
+        .and_then(|m| check::establish(cand.side, &m, boxes));
+    match established {
+        Ok(f) if f.cages.is_some() => {
+            if let BoardSpec::Dom(dom) = &mut found.site.board {
+                dom.variant = VariantSpec::Killer;
+                dom.min_givens = Some(0);
+            }
+            found.why.push_str(&format!(
+                "; a Killer with no givens to wait for: {}",
+                f.notes.join("; ")
+            ));
+            Ok(Ok(found))
+        }
+        Ok(f) => Ok(Err(format!("its marks show {}", f.name()))),
+        Err(e) => Ok(Err(e.to_string())),
+    }
 }
 
 /// The site for a square canvas found with no DOM board: its pixels are read
@@ -864,7 +961,25 @@ fn split_at_gaps<'a>(group: Vec<&'a Element>, depth: usize, out: &mut Vec<Vec<&'
 }
 
 /// Why a candidate is not today's board, if it is not.
-fn reject(c: &Candidate) -> Option<String> {
+fn reject(c: &Candidate) -> Option<Rejected> {
+    reason(c).map(|why| {
+        let few = why.starts_with(FEW);
+        Rejected { why, few }
+    })
+}
+
+/// Why a candidate was rejected, and whether only for holding too few values (a Killer may
+/// hold none: its cage marks are looked at then).
+#[derive(Debug)]
+struct Rejected {
+    why: String,
+    few: bool,
+}
+
+/// The start of the reason a board with too few values is rejected.
+const FEW: &str = "only ";
+
+fn reason(c: &Candidate) -> Option<String> {
     let texts: Vec<&str> = c.cells.iter().map(|e| c.value_text(e)).collect();
     let foreign: Vec<&str> =
         texts.iter().copied().filter(|t| !t.is_empty() && symbol_value(t, c.side) == 0).collect();
@@ -882,7 +997,7 @@ fn reject(c: &Candidate) -> Option<String> {
         return Some("no empty cell: a finished board, not today's puzzle".into());
     }
     if filled < c.side.min(4) {
-        return Some(format!("only {filled} cells hold a value"));
+        return Some(format!("{FEW}{filled} cells hold a value"));
     }
     None
 }
@@ -1157,7 +1272,7 @@ mod tests {
         assert_eq!(ok.len(), 1);
         assert_eq!(ok[0].cells[0].rect[0], 0.0);
         let finished = found.iter().find(|c| reject(c).is_some()).unwrap();
-        assert!(reject(finished).unwrap().contains("finished board"));
+        assert!(reason(finished).unwrap().contains("finished board"));
     }
 
     #[test]
@@ -1188,7 +1303,7 @@ mod tests {
     fn a_calendar_is_not_a_board() {
         let cal = board(4, (0.0, 0.0), |i| format!("{}", i + 10));
         let found = grids(&[], &cal);
-        assert!(reject(&found[0]).unwrap().contains("not a value 1-4"), "{:?}", reject(&found[0]));
+        assert!(reason(&found[0]).unwrap().contains("not a value 1-4"), "{:?}", reason(&found[0]));
     }
 
     #[test]

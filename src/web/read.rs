@@ -334,22 +334,38 @@ fn missing_note(missing: &[&str]) -> String {
 pub const CELL_JS: &str = r#"
 const symbolText = t => String(t == null ? '' : t).trim();
 const isField = e => e.tagName === 'INPUT' || e.tagName === 'TEXTAREA';
-// An SVG cell's value is the <text> drawn over it: the one whose centre lies in the cell.
+// An SVG cell's value is the <text> drawn over it: the one whose centre lies nearest the cell's
+// centre, within a third of the cell (a Killer sum or a pencil mark in a corner is not its value).
 // Found once per script run and cell (the guard reads every cell at each key), again if the
 // page replaced it.
 const inside = (r, x, y) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
 const overSeen = new Map();
+// The centres of an <svg>'s texts, measured once per script run (again if one was replaced).
+const textsSeen = new Map();
+const textCentres = svg => {
+  const seen = textsSeen.get(svg);
+  if (seen && seen.every(([t]) => t.isConnected)) return seen;
+  const all = Array.from(svg.querySelectorAll('text')).map(t => {
+    const b = t.getBoundingClientRect();
+    return [t, b.left + b.width / 2, b.top + b.height / 2];
+  });
+  textsSeen.set(svg, all);
+  return all;
+};
 const overText = e => {
   const seen = overSeen.get(e);
   if (seen && seen.isConnected) return seen;
   const svg = e.ownerSVGElement;
   if (!svg) return null;
   const r = e.getBoundingClientRect();
-  for (const t of svg.querySelectorAll('text')) {
-    const b = t.getBoundingClientRect();
-    if (inside(r, b.left + b.width / 2, b.top + b.height / 2)) { overSeen.set(e, t); return t; }
+  const cx = r.left + r.width / 2, cy = r.top + r.height / 2, reach = Math.min(r.width, r.height) / 3;
+  let best = null, near = Infinity;
+  for (const [t, x, y] of textCentres(svg)) {
+    const d = Math.hypot(x - cx, y - cy);
+    if (d <= reach && d < near) { best = t; near = d; }
   }
-  return null;
+  if (best) overSeen.set(e, best);
+  return best;
 };
 const valueOf = e => vkind === 'attribute' ? symbolText(e.getAttribute(vname))
   : vkind === 'overlay' ? symbolText((overText(e) || {}).textContent)
@@ -394,15 +410,15 @@ const centre = e => { const r = e.getBoundingClientRect(); return [r.left + r.wi
 /// its name. Returns `[[value, given, id, x, y] ...]` in document order of the selector's
 /// matches, with ids and centres so the caller places them.
 pub static READ_JS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    format!(
-        "const [sel, kind, name, vkind, vname] = arguments;\n{CELL_JS}\n{}",
-        r#"return Array.from(document.querySelectorAll(sel)).map(e => {
+    format!("const [sel, kind, name, vkind, vname] = arguments;\n{CELL_JS}\nreturn {READ_CELLS};")
+});
+
+/// The expression [`READ_JS`] returns (with [`CELL_JS`] and its bindings before it).
+pub const READ_CELLS: &str = r#"Array.from(document.querySelectorAll(sel)).map(e => {
   const v = valueOf(e);
   const [x, y] = centre(e);
   return [v, givenOf(e, v), e.id || null, x, y];
-});"#
-    )
-});
+})"#;
 
 /// One cell as [`READ_JS`] returns it: value, given, id, centre x and y.
 #[derive(Debug, Deserialize)]

@@ -555,6 +555,7 @@ impl Site {
         // The variant the site expects still holds on the board found instead.
         if let (BoardSpec::Dom(was), BoardSpec::Dom(now)) = (&self.board, &mut healed.board) {
             now.variant = was.variant;
+            now.regions_state = was.regions_state.clone();
         }
         if found.fill.strategy == Strategy::Click {
             healed.fill = found.fill.clone();

@@ -70,6 +70,9 @@ pub struct RawBoard {
     /// The variant the board must be (`auto`, the default: whatever the page marks).
     #[serde(default)]
     pub variant: VariantSpec,
+    /// A page-state path (`Game.areas`) holding each cell's jigsaw region, row by row.
+    #[serde(default)]
+    pub regions_state: Option<String>,
 }
 
 /// `board.read` as written.
@@ -139,6 +142,9 @@ pub struct DomSpec {
     pub ready_timeout_ms: Option<u64>,
     /// `board.variant`: see [`crate::web::variant`].
     pub variant: VariantSpec,
+    /// `board.regions_state`: a page-state path (`Game.areas`, dotted names from `window`)
+    /// holding each cell's jigsaw region, checked against the drawn borders.
+    pub regions_state: Option<String>,
 }
 
 /// A board read from one element's pixels: the image says the side, boxes and givens.
@@ -340,6 +346,9 @@ pub enum BoardError {
         /// What is wrong with it.
         what: &'static str,
     },
+    /// `regions_state` that is not a dotted path of names.
+    #[error("`{0}` is not a page-state path: names joined by dots, such as `Game.areas`")]
+    RegionsState(String),
 }
 
 impl BoardError {
@@ -362,6 +371,7 @@ impl BoardError {
             BoardError::UnprovenWithMarker => "board.unproven",
             BoardError::MinGivens(_) => "board.min_givens",
             BoardError::NotForPixels { key, .. } => key,
+            BoardError::RegionsState(_) => "board.regions_state",
         }
     }
 }
@@ -405,7 +415,13 @@ impl TryFrom<RawBoard> for BoardSpec {
             min_givens: raw.min_givens,
             ready_timeout_ms: raw.ready_timeout_ms,
             variant: raw.variant,
+            regions_state: raw.regions_state,
         };
+        if let Some(path) = &spec.regions_state
+            && !is_state_path(path)
+        {
+            return Err(BoardError::RegionsState(path.clone()));
+        }
         spec.geometry().map_err(BoardError::Geometry)?;
         spec.check_ids()?;
         let n = side * side;
@@ -441,6 +457,9 @@ fn pixels(raw: RawBoard) -> Result<PixelSpec, BoardError> {
     }
     if raw.variant != VariantSpec::Auto {
         return not("board.variant", "is not read from pixels yet");
+    }
+    if raw.regions_state.is_some() {
+        return not("board.regions_state", "is not read from pixels yet");
     }
     if raw.min_givens.is_some_and(|m| m > SIDE * SIDE) {
         return Err(BoardError::MinGivens(SIDE * SIDE));
@@ -648,10 +667,22 @@ impl DomSpec {
         if self.variant != VariantSpec::Auto {
             out.push_str(&format!("variant = \"{}\"\n", self.variant.name()));
         }
+        if let Some(path) = &self.regions_state {
+            out.push_str(&format!("regions_state = {}\n", toml_str(path)));
+        }
         if self.unproven.is_some() {
             out.push_str("unproven = true\n");
         }
     }
+}
+
+/// Whether `path` is names joined by dots (`Game.areas`): a page-state path, never code.
+fn is_state_path(path: &str) -> bool {
+    !path.is_empty()
+        && path.split('.').all(|name| {
+            name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        })
 }
 
 /// A TOML basic string.
@@ -921,6 +952,12 @@ mod tests {
             "board.min_givens",
         );
         assert_eq!(err, BoardError::MinGivens(81));
+        for bad in ["Game.areas()", "Game..areas", "", "1x"] {
+            let line = format!("regions_state = \"{bad}\"");
+            let err =
+                error(board(&[NAME[0], NAME[1], NAME[2], NAME[3], &line]), "board.regions_state");
+            assert_eq!(err, BoardError::RegionsState(bad.into()));
+        }
         let err = error(board(&["cells = \"td[\"", NAME[3]]), "board.cells");
         assert!(err.to_string().contains("is not a valid CSS selector"), "{err}");
     }
@@ -950,6 +987,7 @@ mod tests {
                 "unproven = true",
             ])
             .unwrap(),
+            board(&[NAME[0], NAME[1], NAME[2], NAME[3], "regions_state = \"Game.areas\""]).unwrap(),
         ];
         for spec in boards {
             let written = spec.to_toml();

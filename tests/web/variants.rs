@@ -1,7 +1,9 @@
 //! Variant boards on the web (`tests/fixtures/web/variants/`): a Killer drawn as a `<table>`
-//! with dashed cage outlines and corner sums (sudoku.name's board in its Killer mode), a jigsaw
-//! of `<div>` cells with thick region borders (puzzle-jigsaw-sudoku.com), an X with shaded
-//! diagonals found by itself (`--url` alone). Each page checks a finished board by its own
+//! with dashed cage outlines and corner sums (sudoku.name's board in its Killer mode), a Killer
+//! drawn in SVG (dashed `<rect>`, `<polyline>` and `<path>` cages, `<text>` sums) found by
+//! itself, a jigsaw of `<div>` cells with thick region borders and `Game.areas` in its page
+//! state (puzzle-jigsaw-sudoku.com), an X with shaded diagonals found by itself (`--url`
+//! alone). Each page checks a finished board by its own
 //! variant's rules and reports "solved"; each has an inconsistent version (`?bad=...`: a sum
 //! that does not add up, a region of the wrong size, a diagonal cell unshaded) that is refused
 //! with no key reaching any cell (the pages report every key a cell gets, under `<page>-typed`).
@@ -123,6 +125,7 @@ fn jigsaw_and_x_boards_are_found_by_their_borders_and_shading_and_solved() {
     assert_eq!(server.verdicts("jigsaw"), ["solved"], "solved, with the robot flag set");
     let stderr = text(&out).1;
     assert!(variant_line(&stderr).contains("9 connected regions of 9 cells"), "{stderr}");
+    assert!(variant_line(&stderr).contains("`Game.areas` holds the regions drawn"), "{stderr}");
     // The X puzzle has two solutions without its diagonals: solved proves they were read.
     let out = run(&server, None, "x.html", &["--stats"]);
     assert_code(&out, 0);
@@ -139,6 +142,16 @@ fn inconsistent_variant_pages_are_refused_with_nothing_typed() {
     assert_refused(&server, "killer_bad", &out, "sums add up to 406, not 405");
     let out = run(&server, Some("puzzle-jigsaw-sudoku.com"), "jigsaw.html?bad=region", &[]);
     assert_refused(&server, "jigsaw_bad", &out, "the region at r1c1 has 8 cells, not 9");
+    // The page state's regions and the drawn borders disagree (r1c3 and r1c4 swapped).
+    let out = run(&server, Some("puzzle-jigsaw-sudoku.com"), "jigsaw.html?bad=state", &[]);
+    assert_refused(
+        &server,
+        "jigsaw_bad_state",
+        &out,
+        "the page state `Game.areas` puts r1c3 in another region than the borders drawn",
+    );
+    let out = run(&server, None, "killer_svg.html?bad=sum", &[]);
+    assert_refused(&server, "killer_svg_bad", &out, "sums add up to 406, not 405");
     let out = run(&server, None, "x.html?bad=diagonal", &[]);
     assert_refused(&server, "x_bad", &out, "r5c5 on a diagonal does not");
     // A site that expects a variant refuses a board without it.
@@ -157,4 +170,70 @@ fn firefox_plays_the_killer_table() {
     assert_code(&out, 0);
     assert_eq!(server.verdicts("killer"), ["solved"]);
     assert!(variant_line(&text(&out).1).contains("variant: killer"), "{}", text(&out).1);
+}
+
+#[test]
+fn an_svg_killer_is_found_by_its_dashed_outlines_and_solved() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = run(&server, None, "killer_svg.html", &["--stats"]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("killer_svg"), ["solved"], "the page's own check");
+    let (stdout, stderr) = text(&out);
+    assert!(stderr.contains("9x9 grid of rects"), "{stderr}");
+    let line = variant_line(&stderr);
+    assert!(line.contains("variant: killer") && line.contains("34 cages"), "{stderr}");
+    assert!(stdout.contains("typed 75 cells"), "six givens left alone: {stdout}");
+    let typed = server.verdicts("killer_svg-typed");
+    for given in ["r1c1", "r2c5", "r5c5", "r5c9", "r8c5", "r9c9"] {
+        assert!(!typed.iter().any(|c| c == given), "a key reached given {given}");
+    }
+}
+
+/// A Killer with no givens at all, found with `--url` alone: its cage marks make the board.
+#[test]
+fn killers_without_givens_are_found_by_their_cages_alone() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    for (file, page, cells) in
+        [("killer.html", "killer", "inputs"), ("killer_svg.html?givens=0", "killer_svg", "rects")]
+    {
+        let out = run(&server, None, file, &["--stats"]);
+        assert_code(&out, 0);
+        assert_eq!(server.verdicts(page), ["solved"], "{file}: the page's own check");
+        let (stdout, stderr) = text(&out);
+        assert!(stdout.contains("typed 81 cells"), "{file}: {stdout}");
+        assert!(stderr.contains(&format!("9x9 grid of {cells}")), "{file}: {stderr}");
+        assert!(stderr.contains("a Killer with no givens to wait for"), "{file}: {stderr}");
+    }
+    // No values and cages that do not add up: no board, and nothing typed.
+    let out = run(&server, None, "killer_svg.html?givens=0&bad=sum", &[]);
+    assert_code(&out, 1);
+    let stderr = text(&out).1;
+    assert!(stderr.contains("no sudoku board found on the page"), "{stderr}");
+    assert!(
+        stderr.contains("it is no Killer: the 34 Killer cages' sums add up to 406"),
+        "{stderr}"
+    );
+    assert!(server.verdicts("killer_svg_bad").is_empty());
+    assert!(server.verdicts("killer_svg_bad-typed").is_empty());
+}
+
+#[test]
+fn firefox_plays_the_jigsaw_and_the_x() {
+    if !super::firefox::firefox_here("firefox_plays_the_jigsaw_and_the_x") {
+        return;
+    }
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let firefox = ["--browser", "firefox", "--stats"];
+    let out = run(&server, Some("puzzle-jigsaw-sudoku.com"), "jigsaw.html", &firefox);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("jigsaw"), ["solved"]);
+    let stderr = text(&out).1;
+    assert!(variant_line(&stderr).contains("`Game.areas` holds the regions drawn"), "{stderr}");
+    let out = run(&server, None, "x.html", &firefox);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("x"), ["solved"]);
+    assert!(variant_line(&text(&out).1).contains("variant: x"), "{}", text(&out).1);
 }

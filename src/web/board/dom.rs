@@ -52,9 +52,10 @@ impl BoardSource for DomBoard<'_> {
         // A board that changed under the keys is read live: its source may be stale.
         let read = self.site.board.dom().map_or(ReadMode::Script, |d| d.read);
         let mode = if again { ReadMode::Script } else { read };
-        let board = read_board(self.driver, self.site, mode).await?;
-        // The variant (Killer cages, jigsaw regions, X diagonals) is read from the page once.
-        let geometry = crate::web::variant::dom::geometry(self.driver, self.site, &board).await?;
+        // The variant (Killer cages, jigsaw regions, X diagonals) is read in the same script.
+        let scripted = scripted(self.site);
+        let (board, geometry) =
+            crate::web::variant::dom::read_marked(self.driver, self.site, mode, scripted).await?;
         Ok(Seen { board, geometry, unsure: Vec::new(), read_took: None })
     }
 
@@ -563,43 +564,13 @@ pub(crate) async fn wait_ready(
     ready.map_err(|w| w.or_out(|waited| not_ready(last.0, last.1, waited)))
 }
 
-/// Reads the board in one command.
-pub(crate) async fn read_board(
-    driver: &WebDriver,
-    site: &Site,
-    mode: ReadMode,
-) -> Result<PageBoard, PlayError> {
-    // Positions, computed styles and text drawn over SVG cells are only in the live page.
-    let scripted = site.board.dom().is_none_or(|d| {
+/// Whether the board must be read by script whatever its site says: positions, computed styles
+/// and text drawn over SVG cells are only in the live page.
+fn scripted(site: &Site) -> bool {
+    site.board.dom().is_none_or(|d| {
         d.order == Order::Position
             || matches!(d.given, Given::Style(_))
             || d.value == ValueSource::Overlay
-    });
-    Ok(match mode {
-        ReadMode::Source if !scripted => {
-            let html = driver.source().await.map_err(wd("reading the page source"))?;
-            let board = read::parse_source(&html, site)?;
-            if board.givens() >= site.min_givens() {
-                board
-            } else {
-                // Values a script set (the `value` property) are not in the markup: the ready
-                // wait saw them live, so read them live.
-                tracing::debug!(
-                    "the page source shows {} givens; reading the live values instead",
-                    board.givens()
-                );
-                read::from_script(
-                    site,
-                    read::cells(driver, &ReadArgs::new(site))
-                        .await
-                        .map_err(wd("reading the board"))?,
-                )?
-            }
-        }
-        ReadMode::Source | ReadMode::Script => read::from_script(
-            site,
-            read::cells(driver, &ReadArgs::new(site)).await.map_err(wd("reading the board"))?,
-        )?,
     })
 }
 

@@ -265,6 +265,90 @@ pub fn establish(
     Ok(Found { regions, diagonals, cages, notes })
 }
 
+/// `labels` relabelled in order of first appearance (two labellings of one partition agree).
+fn first_seen(labels: &[usize]) -> Vec<usize> {
+    let mut names: Vec<usize> = Vec::new();
+    labels
+        .iter()
+        .map(|l| {
+            names.iter().position(|n| n == l).unwrap_or_else(|| {
+                names.push(*l);
+                names.len() - 1
+            })
+        })
+        .collect()
+}
+
+/// `found` (from the marks of a board of `side`) held against the jigsaw regions a page state
+/// `path` gives (`state`, reading order): they must be `side` regions of `side` cells and the
+/// regions the borders draw. Where no thick border is drawn at all, the state's regions are the
+/// board's; where the borders draw the boxes (`boxes`), the state must hold the boxes too.
+pub fn with_state(
+    mut found: Found,
+    side: usize,
+    marks: &[CellMarks],
+    boxes: Option<(usize, usize)>,
+    path: &str,
+    state: &[usize],
+) -> Result<Found, VariantError> {
+    let bad = |why: String| VariantError::State { path: path.to_string(), why };
+    let n = side * side;
+    if state.len() != n {
+        return Err(bad(format!("holds {} cells, not {n}", state.len())));
+    }
+    let state = first_seen(state);
+    for region in 0..state.iter().max().map_or(0, |m| m + 1) {
+        let size = state.iter().filter(|&&l| l == region).count();
+        if size != side {
+            let first = state.iter().position(|&l| l == region).unwrap_or(0);
+            return Err(bad(format!(
+                "puts {size} cells, not {side}, in the region of {}",
+                Cell::from_index(first, side)
+            )));
+        }
+    }
+    let box_labels: Option<Vec<usize>> =
+        boxes.map(|(w, h)| (0..n).map(|i| (i / side) / h * (side / w) + (i % side) / w).collect());
+    let drawn = match &found.regions {
+        Some(regions) => Some(first_seen(regions)),
+        // Thick borders on the box boundaries draw the boxes; none at all draw nothing.
+        None if has_thick(side, marks) => box_labels.as_deref().map(first_seen),
+        None => None,
+    };
+    match drawn {
+        Some(drawn) => {
+            // The first cell whose region is not the same set of cells in both.
+            let apart = |i: usize| (0..n).any(|j| (drawn[j] == drawn[i]) != (state[j] == state[i]));
+            if let Some(i) = (0..n).find(|&i| apart(i)) {
+                return Err(bad(format!(
+                    "puts {} in another region than the borders drawn on the page",
+                    Cell::from_index(i, side)
+                )));
+            }
+            found.notes.push(format!("the page state `{path}` holds the regions drawn"));
+        }
+        None if box_labels.as_deref().map(first_seen).as_deref() == Some(&state[..]) => {
+            found.notes.push(format!("the page state `{path}` holds the boxes"));
+        }
+        None => {
+            found.notes.push(format!(
+                "jigsaw: {side} regions of {side} cells from the page state `{path}` (no thick \
+                 borders drawn)"
+            ));
+            found.regions = Some(state);
+        }
+    }
+    Ok(found)
+}
+
+/// Whether any border between cells is drawn thicker than the thinnest (as [`regions`] cuts).
+fn has_thick(side: usize, marks: &[CellMarks]) -> bool {
+    let edges = edges(side, marks);
+    let thinnest = edges.iter().map(|e| e.width).fold(f64::INFINITY, f64::min);
+    let cut = (thinnest * 1.5).max(thinnest + 0.9);
+    edges.iter().any(|e| e.width > cut)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -424,6 +508,44 @@ mod tests {
         cs.push(Cage::new(90, 0..18));
         let e = establish(9, &marks(&boxes(), Some(&cs)), Some((3, 3))).unwrap_err();
         assert!(e.to_string().contains("it has 18 cells, more than 9"), "{e}");
+    }
+
+    #[test]
+    fn page_state_regions_must_be_the_drawn_ones() {
+        let drawn = marks(&jigsaw(), None);
+        let found = establish(9, &drawn, Some((3, 3))).unwrap();
+        // The same partition under other labels agrees.
+        let state: Vec<usize> = jigsaw().iter().map(|l| 10 + l * 3).collect();
+        let ok = with_state(found.clone(), 9, &drawn, Some((3, 3)), "Game.areas", &state).unwrap();
+        assert_eq!(ok.regions, found.regions);
+        assert!(ok.notes.iter().any(|n| n.contains("holds the regions drawn")), "{:?}", ok.notes);
+        // r1c3 and r1c4 swapped between regions 2 and 3: sizes stay 9, the partition differs.
+        let mut swapped = jigsaw();
+        swapped.swap(2, 3);
+        let e =
+            with_state(found.clone(), 9, &drawn, Some((3, 3)), "Game.areas", &swapped).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the page state `Game.areas` puts r1c3 in another region than the borders drawn on \
+             the page; nothing was typed"
+        );
+        let mut short = jigsaw();
+        short[1] = 2;
+        let e = with_state(found, 9, &drawn, Some((3, 3)), "Game.areas", &short).unwrap_err();
+        assert!(e.to_string().contains("puts 8 cells, not 9, in the region of r1c1"), "{e}");
+        // Boxes drawn, a jigsaw in the state: refused; the boxes in the state: classic.
+        let boxed = marks(&boxes(), None);
+        let classic = establish(9, &boxed, Some((3, 3))).unwrap();
+        let e = with_state(classic.clone(), 9, &boxed, Some((3, 3)), "G", &jigsaw()).unwrap_err();
+        assert!(e.to_string().contains("another region than the borders"), "{e}");
+        let same = with_state(classic, 9, &boxed, Some((3, 3)), "G", &boxes()).unwrap();
+        assert_eq!(same.name(), "classic");
+        // No thick border drawn: the state's regions are the board's.
+        let plain = marks(&[0; 81], None);
+        let bare = establish(9, &plain, Some((3, 3))).unwrap();
+        let got = with_state(bare, 9, &plain, Some((3, 3)), "G", &jigsaw()).unwrap();
+        assert_eq!(got.name(), "jigsaw");
+        assert_eq!(got.regions.as_deref(), Some(&first_seen(&jigsaw())[..]));
     }
 
     #[test]

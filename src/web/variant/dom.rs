@@ -1,7 +1,7 @@
-//! The variant marks of a board of page elements, read in one script: for every cell (the
-//! site's selector, document order) the borders, backgrounds and classes of the cell element
-//! and of its ancestors that hold no other cell (the cell's box: a `<td>` around an `<input>`),
-//! and the text in that box outside the cell element (a Killer sum in the corner).
+//! A board of page elements and its variant marks, read in one script ([`READ_MARKS_JS`]): the
+//! cells (or the page source, for sites read from it) with every cell's marks
+//! ([`super::marks`]) and the page state that holds jigsaw regions, where the site names one.
+//! A classic board pays for its marks in the same round trip as its read.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -9,133 +9,94 @@ use std::time::Instant;
 use serde::Deserialize;
 use thirtyfour::prelude::*;
 
-use super::{CellMarks, Found, SideMark, VariantError, establish};
+use super::marks::{self, MARKS_FN, ScriptMarks};
+use super::{VariantError, check};
 use crate::grid::Geometry;
-use crate::web::error::PlayError;
-use crate::web::read::PageBoard;
-use crate::web::site::Site;
+use crate::web::error::{PlayError, wd};
+use crate::web::read::{self, CELL_JS, PageBoard, READ_CELLS, ReadArgs, ScriptCell};
+use crate::web::site::{ReadMode, Site};
 
-/// Arguments: the cell selector. Returns, per matched cell in document order,
-/// `[[[width, dashed] x 4], [backgrounds], [classes], small text]`.
-pub const MARKS_JS: &str = r#"
-const sel = arguments[0];
-const cells = Array.from(document.querySelectorAll(sel));
-const sides = ['top', 'right', 'bottom', 'left'];
-const clear = c => !c || c === 'transparent' || /^rgba\(.*,\s*0\)$/.test(c);
-return cells.map(e => {
-  const chain = [e];
-  for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
-    if (p.querySelectorAll(sel).length !== 1) break;
-    chain.push(p);
-  }
-  const box = chain[chain.length - 1];
-  const marks = sides.map(() => [0, false]);
-  const backgrounds = [], classes = [];
-  for (const el of chain) {
-    const s = getComputedStyle(el);
-    sides.forEach((side, k) => {
-      const style = s.getPropertyValue('border-' + side + '-style');
-      const width = parseFloat(s.getPropertyValue('border-' + side + '-width')) || 0;
-      if (width <= 0 || style === 'none' || style === 'hidden') return;
-      if (style === 'dashed' || style === 'dotted') marks[k][1] = true;
-      else marks[k][0] = Math.max(marks[k][0], width);
-    });
-    const bg = s.getPropertyValue('background-color');
-    if (!clear(bg) && !backgrounds.includes(bg)) backgrounds.push(bg);
-    for (const c of el.classList) if (!classes.includes(c)) classes.push(c);
-  }
-  let small = '';
-  const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-  for (let t = walk.nextNode(); t; t = walk.nextNode()) {
-    if (e.contains(t) || !t.parentElement) continue;
-    const cs = getComputedStyle(t.parentElement);
-    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
-    small += t.textContent;
-  }
-  return [marks, backgrounds, classes, small.trim()];
+/// Arguments: those of [`read::READ_JS`], then whether to return the page source instead of
+/// the cells, and the page-state path of the regions (or null). Returns
+/// `[source or null, cells or null, marks, state or null]`.
+pub static READ_MARKS_JS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "const [sel, kind, name, vkind, vname, withSource, statePath] = arguments;\n{CELL_JS}\n\
+         {MARKS_FN}\nreturn [withSource ? document.documentElement.outerHTML : null, \
+         withSource ? null : {READ_CELLS}, variantMarks(sel), statePath ? stateAt(statePath) : \
+         null];"
+    )
 });
-"#;
 
-/// One cell as [`MARKS_JS`] returns it.
+/// What [`READ_MARKS_JS`] returns.
 #[derive(Debug, Deserialize)]
-struct ScriptMarks([(f64, bool); 4], Vec<String>, Vec<String>, String);
+struct Answer(Option<String>, Option<Vec<ScriptCell>>, Vec<ScriptMarks>, serde_json::Value);
 
-/// A Killer sum: one to three digits, nothing else.
-fn sum_of(text: &str) -> Option<u32> {
-    let t = text.trim();
-    if (1..=3).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit()) {
-        t.parse().ok().filter(|&s| s > 0)
-    } else {
-        None
-    }
-}
-
-/// Puts the script's cells (document order) in reading order by the board's `dom_order`.
-fn in_reading_order(
-    cells: Vec<ScriptMarks>,
-    board: &PageBoard,
-) -> Result<Vec<CellMarks>, VariantError> {
-    let n = board.side * board.side;
-    if cells.len() != n || board.dom_order.len() != n {
-        return Err(VariantError::Script(format!("{} cells marked for {n}", cells.len())));
-    }
-    let mut out = vec![CellMarks::default(); n];
-    for (ScriptMarks(sides, backgrounds, classes, small), &i) in
-        cells.into_iter().zip(&board.dom_order)
-    {
-        out[i] = CellMarks {
-            sides: sides.map(|(width, dashed)| SideMark { width, dashed }),
-            backgrounds,
-            classes,
-            sum: sum_of(&small),
-        };
-    }
-    Ok(out)
-}
-
-/// Reads the marks of `board`'s cells and establishes its variant against the site's.
-pub async fn read(driver: &WebDriver, site: &Site, board: &PageBoard) -> Result<Found, PlayError> {
-    let Some(dom) = site.board.dom() else {
-        return Ok(Found::default());
-    };
-    let boxes = site.geometry().map_err(PlayError::Logic)?.box_shape();
-    let answer = driver
-        .execute(MARKS_JS, vec![dom.cells.clone().into()])
-        .await
-        .map_err(|e| VariantError::Script(crate::web::error::short(&e)))?;
-    let cells: Vec<ScriptMarks> =
-        answer.convert().map_err(|e| VariantError::Script(crate::web::error::short(&e)))?;
-    let marks = in_reading_order(cells, board)?;
-    Ok(establish(board.side, &marks, boxes, dom.variant)?)
-}
-
-/// The geometry to solve `board` on: the site's, with the variant the page marks. `-v` says
-/// which variant was found and why.
-pub async fn geometry(
+/// Reads the board `site` describes (from the page source where `mode` says so and nothing
+/// must be read live, `scripted`; else the live cells) with its variant marks in the same script, and the geometry to solve it on: the
+/// site's, with the variant the page marks. `-v` says which variant was found and why.
+pub async fn read_marked(
     driver: &WebDriver,
     site: &Site,
-    board: &PageBoard,
-) -> Result<Arc<Geometry>, PlayError> {
+    mode: ReadMode,
+    scripted: bool,
+) -> Result<(PageBoard, Arc<Geometry>), PlayError> {
     let t = Instant::now();
-    let found = read(driver, site, board).await?;
     let base = Arc::new(site.geometry().map_err(PlayError::Logic)?);
+    let Some(dom) = site.board.dom() else {
+        return Err(PlayError::Logic("variant marks asked of a board read from pixels".into()));
+    };
+    let with_source = mode == ReadMode::Source && !scripted;
+    let mut args = ReadArgs::new(site).values();
+    args.push(with_source.into());
+    args.push(dom.regions_state.clone().map_or(serde_json::Value::Null, Into::into));
+    let answer: Answer = driver
+        .execute(READ_MARKS_JS.as_str(), args)
+        .await
+        .and_then(|r| r.convert())
+        .map_err(wd("reading the board"))?;
+    let Answer(source, cells, marks, state) = answer;
+    let board = match (source, cells) {
+        (Some(html), _) => {
+            let board = read::parse_source(&html, site)?;
+            if board.givens() >= site.min_givens() {
+                board
+            } else {
+                // Values a script set (the `value` property) are not in the markup: the ready
+                // wait saw them live, so read them live.
+                tracing::debug!(
+                    "the page source shows {} givens; reading the live values instead",
+                    board.givens()
+                );
+                let cells = read::cells(driver, &ReadArgs::new(site))
+                    .await
+                    .map_err(wd("reading the board"))?;
+                read::from_script(site, cells)?
+            }
+        }
+        (None, Some(cells)) => read::from_script(site, cells)?,
+        (None, None) => return Err(VariantError::Script("no board in the answer".into()).into()),
+    };
+    let marks = marks::in_reading_order(marks, &board.dom_order, board.side)?;
+    let boxes = base.box_shape();
+    let mut found = check::establish(board.side, &marks, boxes)?;
+    if let Some(path) = &dom.regions_state {
+        let state = marks::state_regions(&state, board.side)
+            .map_err(|why| VariantError::State { path: path.clone(), why })?;
+        match state {
+            Some(state) => {
+                found = check::with_state(found, board.side, &marks, boxes, path, &state)?;
+            }
+            None => found.notes.push(format!("no page state `{path}`: regions from the borders")),
+        }
+    }
+    if !found.matches(dom.variant) {
+        let want = dom.variant.name();
+        return Err(VariantError::NotTheSite { want, found: found.name() }.into());
+    }
     let geometry = found.geometry(base)?;
     let why =
         if found.notes.is_empty() { "no variant marks".into() } else { found.notes.join("; ") };
     tracing::info!(elapsed = ?t.elapsed(), "variant: {} ({why})", found.name());
-    Ok(geometry)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sums_are_short_numbers_only() {
-        assert_eq!(sum_of(" 17 "), Some(17));
-        assert_eq!(sum_of("1 2"), None, "pencil marks are no sum");
-        assert_eq!(sum_of(""), None);
-        assert_eq!(sum_of("0"), None);
-        assert_eq!(sum_of("x"), None);
-    }
+    Ok((board, geometry))
 }

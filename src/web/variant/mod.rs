@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod dom;
+pub mod marks;
 
 use std::sync::Arc;
 
@@ -110,6 +111,14 @@ pub enum VariantError {
     Regions {
         /// How many thick inner borders.
         thick: usize,
+        /// What is off.
+        why: String,
+    },
+    /// Jigsaw regions in the page state that are not what the borders draw, or no regions.
+    #[error("the page state `{path}` {why}; nothing was typed")]
+    State {
+        /// The page-state path (`Game.areas`).
+        path: String,
         /// What is off.
         why: String,
     },
