@@ -180,6 +180,104 @@ pub fn sum_range(size: usize, side: usize) -> Option<(u32, u32)> {
     Some((k * (k + 1) / 2, k * (2 * n - k + 1) / 2))
 }
 
+/// Why the outlines and sums drawn on a board do not make its Killer cages.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OutlineError {
+    /// One outlined cage that cannot be one.
+    #[error("the cage at {first} is not a cage: {why}")]
+    Cage {
+        /// Its first cell in reading order.
+        first: Cell,
+        /// What is off.
+        why: String,
+    },
+    /// Every cage is possible, but the sums do not add up to the board's total.
+    #[error("the {cages} cages' sums add up to {total}, not {want}")]
+    Sums {
+        /// Their total.
+        total: u32,
+        /// What a board's values add up to (`side` times `1 + ... + side`).
+        want: u32,
+        /// How many cages.
+        cages: usize,
+    },
+}
+
+/// The cages a Killer board of `side` draws, from what is seen on it, pure: `joined` are the
+/// pairs of neighbouring cells (reading-order indices) with no outline between them, and
+/// `sums[i]` the number written in cell `i`, if any. Every group of joined cells is one cage,
+/// whose sum must be written in its first cell in reading order (where Killer boards draw it)
+/// and in no other; a cage has at most `side` cells and a sum that many different values
+/// make; and the sums add up to the board's total. Cages come in reading order of first cells.
+pub fn outlined_cages(
+    side: usize,
+    joined: impl IntoIterator<Item = (usize, usize)>,
+    sums: &[Option<u32>],
+) -> Result<Vec<Cage>, OutlineError> {
+    let n = side * side;
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for (a, b) in joined {
+        if a >= n || b >= n {
+            continue;
+        }
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        if ra != rb {
+            parent[ra.max(rb)] = ra.min(rb);
+        }
+    }
+    // Each root is the group's smallest cell: groups come in reading order of first cells.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of = vec![usize::MAX; n];
+    for i in 0..n {
+        let r = root(&mut parent, i);
+        if group_of[r] == usize::MAX {
+            group_of[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[group_of[r]].push(i);
+    }
+    let sum_at = |i: usize| sums.get(i).copied().flatten();
+    let mut out = Vec::with_capacity(groups.len());
+    for cells in groups {
+        let first = cells[0];
+        let bad = |why: String| OutlineError::Cage { first: Cell::from_index(first, side), why };
+        if let Some(&i) = cells[1..].iter().find(|&&i| sum_at(i).is_some()) {
+            return Err(bad(format!(
+                "{} holds a sum too: a cage outline is missing",
+                Cell::from_index(i, side)
+            )));
+        }
+        let Some(sum) = sum_at(first) else {
+            return Err(bad("its first cell shows no sum".into()));
+        };
+        match sum_range(cells.len(), side) {
+            None => return Err(bad(format!("it has {} cells, more than {side}", cells.len()))),
+            Some((lo, hi)) if !(lo..=hi).contains(&sum) => {
+                return Err(bad(format!(
+                    "{} different values make {lo} to {hi}, not {sum}",
+                    cells.len()
+                )));
+            }
+            Some(_) => {}
+        }
+        out.push(Cage::new(sum, cells));
+    }
+    let total: u32 = out.iter().map(|c| c.sum).sum();
+    let want = (side * side * (side + 1) / 2) as u32;
+    if total != want {
+        return Err(OutlineError::Sums { total, want, cages: out.len() });
+    }
+    Ok(out)
+}
+
 /// Every set of values of one grid side, grouped by size and sum.
 struct Table {
     /// Highest sum + 1: the stride of `start`.

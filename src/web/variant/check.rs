@@ -201,40 +201,15 @@ fn cages(
         }
         return Ok(None);
     }
-    let label = components(side, edges, |e| !e.dashed);
-    let count = label.iter().max().map_or(0, |m| m + 1);
-    let mut out = Vec::with_capacity(count);
-    for cage in 0..count {
-        let cells: Vec<usize> = (0..side * side).filter(|&i| label[i] == cage).collect();
-        let first = cells[0];
-        let name = Cell::from_index(first, side);
-        let bad = |why: String| VariantError::Cage { first: name, why };
-        if let Some(&i) = cells[1..].iter().find(|&&i| marks[i].sum.is_some()) {
-            return Err(bad(format!(
-                "{} holds a sum too: a cage outline is missing",
-                Cell::from_index(i, side)
-            )));
+    let joined = edges.iter().filter(|e| !e.dashed).map(|e| (e.a, e.b));
+    let sums: Vec<Option<u32>> = marks.iter().map(|m| m.sum).collect();
+    let out = killer::outlined_cages(side, joined, &sums).map_err(|e| match e {
+        killer::OutlineError::Sums { total, want, cages } => {
+            VariantError::Sums { total, want, cages }
         }
-        let Some(sum) = marks[first].sum else {
-            return Err(bad("its first cell shows no sum".into()));
-        };
-        match killer::sum_range(cells.len(), side) {
-            None => return Err(bad(format!("it has {} cells, more than {side}", cells.len()))),
-            Some((lo, hi)) if !(lo..=hi).contains(&sum) => {
-                return Err(bad(format!(
-                    "{} different values make {lo} to {hi}, not {sum}",
-                    cells.len()
-                )));
-            }
-            Some(_) => {}
-        }
-        out.push(Cage::new(sum, cells));
-    }
-    let total: u32 = out.iter().map(|c| c.sum).sum();
+        killer::OutlineError::Cage { first, why } => VariantError::Cage { first, why },
+    })?;
     let want = (side * side * (side + 1) / 2) as u32;
-    if total != want {
-        return Err(VariantError::Sums { total, want, cages: out.len() });
-    }
     notes.push(format!(
         "Killer: {dashed} dashed or dotted borders make {} cages whose sums add up to {want}",
         out.len()
