@@ -547,17 +547,24 @@ async fn discover_once(driver: &WebDriver, url: &str) -> Result<Found, DiscoverE
         .collect();
     others.extend(rejected.into_iter().map(|r| r.0));
     // Name the cells with a selector, in the board's frame.
-    enter(driver, &best.frame).await?;
-    let ks: Vec<usize> = best.cells.iter().map(|c| c.k).collect();
-    let selector: Option<String> = driver
-        .execute(SELECTOR_JS, vec![ks.into()])
-        .await
-        .and_then(|r| r.convert())
-        .map_err(DiscoverError::WebDriver)?;
-    let Some(selector) = selector else {
+    let Some(selector) = cell_selector(driver, &best).await? else {
         return Err(DiscoverError::NoSelector { what: best.describe() });
     };
     Ok(dom_found(url, &best, selector, others))
+}
+
+/// A CSS selector, in `cand`'s frame, that matches exactly its cells (`None`: none does).
+async fn cell_selector(
+    driver: &WebDriver,
+    cand: &Candidate,
+) -> Result<Option<String>, DiscoverError> {
+    enter(driver, &cand.frame).await?;
+    let ks: Vec<usize> = cand.cells.iter().map(|c| c.k).collect();
+    driver
+        .execute(SELECTOR_JS, vec![ks.into()])
+        .await
+        .and_then(|r| r.convert())
+        .map_err(DiscoverError::WebDriver)
 }
 
 /// The site for a board of elements found at `selector`: how its givens are told, its boxes,
@@ -618,14 +625,7 @@ async fn killer_without_values(
     url: &str,
     cand: &Candidate,
 ) -> Result<Result<Found, String>, DiscoverError> {
-    enter(driver, &cand.frame).await?;
-    let ks: Vec<usize> = cand.cells.iter().map(|c| c.k).collect();
-    let selector: Option<String> = driver
-        .execute(SELECTOR_JS, vec![ks.into()])
-        .await
-        .and_then(|r| r.convert())
-        .map_err(DiscoverError::WebDriver)?;
-    let Some(selector) = selector else {
+    let Some(selector) = cell_selector(driver, cand).await? else {
         return Ok(Err("no CSS selector matches exactly its cells".into()));
     };
     let marks: Vec<ScriptMarks> = driver
