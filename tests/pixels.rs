@@ -97,6 +97,18 @@ fn files_that_are_no_pictures_are_refused() {
         .stderr(predicate::str::contains("/dev/zero: the image is over 64 MiB"));
 }
 
+/// A simulated camera photo (turned, in perspective, on grey paper, noisy and blurred, JPEG) of
+/// the same puzzle: found only once straightened, and solved.
+#[test]
+fn solves_a_photo_in_perspective() {
+    sudobot()
+        .args(["solve", "-o", "line", "--image"])
+        .arg(fixture("photo-9x9.jpg"))
+        .assert()
+        .code(0)
+        .stdout(format!("{SOLUTION}\n"));
+}
+
 #[test]
 fn an_uncertain_cell_the_solution_does_not_need_is_left_out_by_name() {
     // r1c2 is smeared; the 47 other givens still have exactly one solution.

@@ -141,6 +141,7 @@ pub enum Drawn {
 }
 
 /// A board to draw: side, box shape and cells.
+#[derive(Clone)]
 pub struct Puzzle {
     pub side: usize,
     pub bw: usize,
@@ -372,13 +373,107 @@ pub fn screenshot(p: &Puzzle, s: &Style, font: &FontVec) -> Canvas {
     c
 }
 
+/// A box blur of radius `r`.
+pub fn blur(c: &Canvas, r: usize) -> Canvas {
+    let mut out = Canvas::new(c.w, c.h, [0, 0, 0]);
+    for y in 0..c.h {
+        for x in 0..c.w {
+            for k in 0..3 {
+                let (mut sum, mut n) = (0u32, 0u32);
+                for yy in y.saturating_sub(r)..=(y + r).min(c.h - 1) {
+                    for xx in x.saturating_sub(r)..=(x + r).min(c.w - 1) {
+                        sum += u32::from(c.px[(yy * c.w + xx) * 4 + k]);
+                        n += 1;
+                    }
+                }
+                out.px[(y * c.w + x) * 4 + k] = (sum / n) as u8;
+            }
+        }
+    }
+    out
+}
+
+/// A simulated camera photo of the board drawn in the top-left `size` x `size` pixels of
+/// `board`: a picture of `(w, h)` pixels where `to_board` maps each pixel's centre to the unit
+/// square of the board (outside it: the paper around the print), on grey paper, with light
+/// falling off across the picture, noise (seeded by `seed`) and a slight blur.
+pub fn photograph(
+    board: &Canvas,
+    size: usize,
+    (w, h): (usize, usize),
+    seed: u64,
+    to_board: impl Fn(f64, f64) -> (f64, f64),
+) -> Canvas {
+    let paper = [205u8, 200, 188];
+    let mut photo = Canvas::new(w, h, [0, 0, 0]);
+    let mut rng = fastrand::Rng::with_seed(seed);
+    for y in 0..h {
+        for x in 0..w {
+            let (u, v) = to_board(x as f64 + 0.5, y as f64 + 0.5);
+            let c = if (0.0..1.0).contains(&u) && (0.0..1.0).contains(&v) {
+                let (bx, by) = ((u * size as f64) as usize, (v * size as f64) as usize);
+                let i = (by * board.w + bx) * 4;
+                // White paper under the board: the print's ink takes from it.
+                let k = |j: usize| (u32::from(board.px[i + j]) * u32::from(paper[j]) / 255) as u8;
+                [k(0), k(1), k(2)]
+            } else {
+                paper
+            };
+            let light = 1.0 - 0.3 * x as f32 / w as f32;
+            let i = (y * w + x) * 4;
+            for (j, &v) in c.iter().enumerate() {
+                let noisy = f32::from(v) * light + f32::from(rng.u8(0..12)) - 6.0;
+                photo.px[i + j] = noisy.clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    blur(&photo, 1)
+}
+
+/// The committed photo fixture: the screenshot fixture's puzzle printed on paper and
+/// photographed turned about 10 degrees, from below its bottom edge (a perspective that
+/// narrows the board's top), read only once the picture is straightened.
+pub fn photo_fixture(puzzle: &Puzzle, font: &FontVec) -> Canvas {
+    let style = Style { cell: 36, thin: 1, thick: 3, line: [40, 40, 40], ..LIGHT };
+    let mut board = Canvas::new(360, 360, [255, 255, 255]);
+    let size = draw(&mut board, 0, 0, puzzle, &style, font);
+    let (sin, cos) = 0.17f64.sin_cos();
+    photograph(&board, size, (640, 560), 7, move |x, y| {
+        // About the picture's centre: turned, then seen in perspective (rows further up
+        // are smaller).
+        let (dx, dy) = (x - 320.0, y - 290.0);
+        let (rx, ry) = (cos * dx + sin * dy, -sin * dx + cos * dy);
+        let depth = 1.0 - ry / 1400.0;
+        (rx * depth / 400.0 + 0.5, ry * depth / 400.0 + 0.5)
+    })
+}
+
 /// The puzzle of the committed fixture (a 9x9 with one solution).
 pub const FIXTURE_PUZZLE: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
-/// A committed fixture: its file name, the image, and the board drawn with how many of its
-/// cells must read as uncertain (no board: `None`).
-pub type Fixture = (&'static str, Canvas, Option<(Puzzle, usize)>);
+/// A committed fixture.
+pub struct Fixture {
+    /// Its file name.
+    pub name: &'static str,
+    pub canvas: Canvas,
+    /// The board drawn, with how many of its cells must read as uncertain (no board: `None`).
+    pub puzzle: Option<(Puzzle, usize)>,
+    /// A photo: its board is found only once the picture is straightened
+    /// ([`sudobot::pixels::read_picture`]).
+    pub photo: bool,
+}
+
+impl Fixture {
+    fn shot(name: &'static str, canvas: Canvas, puzzle: Option<(Puzzle, usize)>) -> Fixture {
+        Fixture { name, canvas, puzzle, photo: false }
+    }
+
+    /// The fixture read as `solve --image` reads it.
+    pub fn read(&self, image: Rgba<'_>) -> Result<BoardRead, sudobot::pixels::PixelError> {
+        if self.photo { sudobot::pixels::read_picture(image) } else { read(image) }
+    }
+}
 
 /// The committed fixtures under `tests/fixtures/pixels/`, drawn in held-out fonts; rebuilt
 /// with `cargo run --release --example pixel_reports -- fixtures tests/fixtures/pixels`.
@@ -433,12 +528,14 @@ pub fn fixtures() -> Vec<Fixture> {
     let letters = letters_puzzle();
     let mut letters_shot = Canvas::new(560, 560, [255, 255, 255]);
     draw(&mut letters_shot, 12, 9, &letters, &Style { cell: 30, ..LIGHT }, &font);
+    let photo = photo_fixture(&puzzle, &font);
     vec![
-        ("letters-16x16.png", letters_shot, Some((letters, 0))),
-        ("screenshot-9x9.png", shot, Some((puzzle, 0))),
-        ("number-pad.png", pad, None),
-        ("smudge-spare.png", spare_shot, Some((spare, 1))),
-        ("smudge-needed.png", needed_shot, Some((needed, 1))),
+        Fixture::shot("letters-16x16.png", letters_shot, Some((letters, 0))),
+        Fixture::shot("screenshot-9x9.png", shot, Some((puzzle.clone(), 0))),
+        Fixture::shot("number-pad.png", pad, None),
+        Fixture::shot("smudge-spare.png", spare_shot, Some((spare, 1))),
+        Fixture::shot("smudge-needed.png", needed_shot, Some((needed, 1))),
+        Fixture { name: "photo-9x9.jpg", canvas: photo, puzzle: Some((puzzle, 0)), photo: true },
     ]
 }
 

@@ -136,26 +136,6 @@ fn a_light_window_on_a_dark_desktop_is_read() {
     assert_eq!(score(&board, &p), score(&read(shot.view()).expect("alone"), &p));
 }
 
-/// A box blur of radius `r`.
-fn blur(c: &Canvas, r: usize) -> Canvas {
-    let mut out = Canvas::new(c.w, c.h, [0, 0, 0]);
-    for y in 0..c.h {
-        for x in 0..c.w {
-            for k in 0..3 {
-                let (mut sum, mut n) = (0u32, 0u32);
-                for yy in y.saturating_sub(r)..=(y + r).min(c.h - 1) {
-                    for xx in x.saturating_sub(r)..=(x + r).min(c.w - 1) {
-                        sum += u32::from(c.px[(yy * c.w + xx) * 4 + k]);
-                        n += 1;
-                    }
-                }
-                out.px[(y * c.w + x) * 4 + k] = (sum / n) as u8;
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn damaged_boards_are_refused_or_read_exactly_never_misread() {
     let font = font(0);
@@ -198,16 +178,18 @@ fn damaged_boards_are_refused_or_read_exactly_never_misread() {
 #[test]
 fn committed_fixtures_read_as_drawn() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pixels");
-    for (name, _, puzzle) in fixtures() {
+    for fixture in fixtures() {
+        let name = fixture.name;
         let bytes = std::fs::read(dir.join(name)).expect("the fixture is committed");
         let image = decode(&bytes).expect("decodes");
-        match puzzle {
+        let read = fixture.read(image.view().expect("size"));
+        match &fixture.puzzle {
             Some((p, unsure)) => {
-                let board = read(image.view().expect("size")).expect("reads");
-                let want = (p.cells.len() - unsure, 0, unsure);
-                assert_eq!(score(&board, &p), want, "{name}\n{board}");
+                let board = read.expect("reads");
+                let want = (p.cells.len() - unsure, 0, *unsure);
+                assert_eq!(score(&board, p), want, "{name}\n{board}");
             }
-            None => assert!(read(image.view().expect("size")).is_err(), "{name}"),
+            None => assert!(read.is_err(), "{name}"),
         }
     }
 }
@@ -425,30 +407,7 @@ fn a_perspective_photo_of_a_render_is_read() {
     let size = draw(&mut board, 0, 0, &p, &style, &font(0));
     let corners = [(230.0, 120.0), (600.0, 190.0), (560.0, 560.0), (170.0, 500.0)];
     let h = super::rectify::homography_for_tests(corners).expect("a perspective");
-    let mut photo = Canvas::new(760, 680, [0, 0, 0]);
-    let mut rng = fastrand::Rng::with_seed(3);
-    for y in 0..photo.h {
-        for x in 0..photo.w {
-            let (u, v) = to_square(&h, x as f64 + 0.5, y as f64 + 0.5);
-            let paper = [205u8, 200, 188];
-            let c = if (0.0..1.0).contains(&u) && (0.0..1.0).contains(&v) {
-                let (bx, by) = ((u * size as f64) as usize, (v * size as f64) as usize);
-                let i = (by * board.w + bx) * 4;
-                // White paper under the board: the print's ink takes from it.
-                let k = |j: usize| (u32::from(board.px[i + j]) * u32::from(paper[j]) / 255) as u8;
-                [k(0), k(1), k(2)]
-            } else {
-                paper
-            };
-            let light = 1.0 - 0.3 * x as f32 / photo.w as f32;
-            let i = (y * photo.w + x) * 4;
-            for (j, &v) in c.iter().enumerate() {
-                let noisy = f32::from(v) * light + f32::from(rng.u8(0..12)) - 6.0;
-                photo.px[i + j] = noisy.clamp(0.0, 255.0) as u8;
-            }
-        }
-    }
-    let photo = blur(&photo, 1);
+    let photo = photograph(&board, size, (760, 680), 3, |x, y| to_square(&h, x, y));
     assert!(read(photo.view()).is_err(), "no straight grid to find without the warp");
     let read = read_picture(photo.view()).expect("the warped board is found");
     assert_found(&read, &p, "perspective photo");
