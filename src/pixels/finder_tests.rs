@@ -134,6 +134,36 @@ fn a_dark_theme_of_tiles_with_a_highlighted_column_is_found() {
     assert_read(&read, &p, "dark tiles", 10);
 }
 
+/// KDE's KSudoku in a dark theme: tiles of 50 pixels 6 apart (more than a tenth of the
+/// pitch), empty tiles a shade off the dark page, givens lighter, no line between cells and a
+/// thin blue line down the middle of the gaps between boxes, a column tinted blue. The gaps
+/// are wide, but their edges sharp: not a blurred picture's lines.
+#[test]
+fn a_dark_theme_of_tiles_with_wide_gaps_is_found() {
+    let font = font();
+    let p = puzzle(9, 3, 3, 17, false, false);
+    let (page, empty, given, blue) = ([35, 38, 41], [49, 52, 56], [78, 78, 78], [61, 174, 233]);
+    let mut c = Canvas::new(780, 880, [49, 54, 59]);
+    c.rect(130, 150, 600, 620, page);
+    let (x, y, tile, gap) = (166, 204, 50, 6);
+    let pitch = tile + gap;
+    // The box lines frame the board too, half a gap outside its tiles.
+    for k in [0, 3, 6, 9] {
+        c.rect(x + k * pitch, y, 1, 9 * pitch + 1, blue);
+        c.rect(x, y + k * pitch, 9 * pitch + 1, 1, blue);
+    }
+    let fill = |r: usize, col: usize| match (col, p.cells[r * 9 + col].clone()) {
+        (2, _) => [44, 72, 94],
+        (_, Drawn::Given(_)) => given,
+        _ => empty,
+    };
+    tiles(&mut c, (x + gap / 2, y + gap / 2), &p, tile, (gap, gap), fill, [238, 238, 238], &font);
+    let read = read(c.view()).expect("the board of tiles is found");
+    assert_eq!(read.board.side, 9);
+    assert_cells_at(&read, x, y, pitch, "wide gaps");
+    assert_read(&read, &p, "tiles with wide gaps", 10);
+}
+
 /// Small boards of 24-pixel cells in a light window, alone on a full 1280x1024 screen of
 /// another colour with a menu bar and a status line: 9x9, 6x6 (boxes 3 wide, 2 tall, seen
 /// by their thicker lines) and 4x4.
