@@ -525,13 +525,8 @@ mod tests {
 
     #[test]
     fn the_site_variant_must_be_what_the_page_shows() {
-        let e = super::super::establish(
-            9,
-            &marks(&boxes(), None),
-            Some((3, 3)),
-            super::super::VariantSpec::Killer,
-        )
-        .unwrap_err();
+        let found = establish(9, &marks(&boxes(), None), Some((3, 3))).unwrap();
+        let e = found.require(super::super::VariantSpec::Killer).unwrap_err();
         assert_eq!(
             e.to_string(),
             "the site expects a killer board but the page shows classic; nothing was typed"
