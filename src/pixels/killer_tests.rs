@@ -237,3 +237,23 @@ fn zero_is_told_by_its_hole_and_no_other_glyph_is() {
     }
     assert!(!is_zero(&eight, 7, 11));
 }
+
+/// Writes the Killer pictures `tests/pixels.rs` runs through `solve --image`: `killer-9x9.png`
+/// (three givens) and `killer-9x9-bad.png` (the first cage's sum one too high). Rebuilt with
+/// `cargo test --release --lib pixels::killer::tests::write_killer_fixtures -- --ignored`.
+#[test]
+#[ignore = "writes the committed fixtures"]
+fn write_killer_fixtures() {
+    let sol = solution();
+    let cells: Vec<u8> =
+        (0..81).map(|i| if [0, 40, 80].contains(&i) { sol[i] } else { 0 }).collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pixels");
+    let bad = |k: usize, sum: u32| if k == 0 { (sum + 1).to_string() } else { sum.to_string() };
+    let pictures: [(&str, &dyn Fn(usize, u32) -> String); 2] =
+        [("killer-9x9.png", &plain), ("killer-9x9-bad.png", &bad)];
+    for (name, sums) in pictures {
+        let (c, _) = drawn(&cells, &killer_cages(), INK_STYLE, 0, sums);
+        let image = RgbaImage { width: c.w, height: c.h, data: c.px.clone() };
+        std::fs::write(dir.join(name), super::super::encode_png(&image).unwrap()).unwrap();
+    }
+}

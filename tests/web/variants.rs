@@ -252,6 +252,13 @@ fn killers_without_givens_are_found_by_their_cages_alone() {
     );
     assert!(server.verdicts("killer_svg_bad").is_empty());
     assert!(server.verdicts("killer_svg_bad-typed").is_empty());
+    // `sites learn` writes such a Killer down: its variant, and no givens to wait for.
+    let url = server.url("variants/killer.html");
+    let out = super::sudobot_plain(&["sites", "learn", "--url", &url, "--headless"]);
+    assert_code(&out, 0);
+    let toml = text(&out).0;
+    assert!(toml.contains("variant = \"killer\"\n"), "{toml}");
+    assert!(toml.contains("min_givens = 0\n"), "{toml}");
 }
 
 #[test]
