@@ -24,6 +24,9 @@ fn style() -> Style {
     Style { cell: 56, scale: 0.55, ..LIGHT }
 }
 
+/// How a cage's sum is written: its number and sum in, the text out.
+type SumText = dyn Fn(usize, u32) -> String;
+
 /// A Killer drawn: `cells` the values (0 blank), the `cages` outlined and their sums written
 /// as `sum_text` gives (the sum itself by default).
 fn drawn(
@@ -31,7 +34,7 @@ fn drawn(
     cages: &[Cage],
     ink: Ink,
     font_index: usize,
-    sum_text: &dyn Fn(usize, u32) -> String,
+    sum_text: &SumText,
 ) -> (Canvas, Board) {
     let f = font(font_index);
     let puzzle = Puzzle {
@@ -249,7 +252,7 @@ fn write_killer_fixtures() {
         (0..81).map(|i| if [0, 40, 80].contains(&i) { sol[i] } else { 0 }).collect();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pixels");
     let bad = |k: usize, sum: u32| if k == 0 { (sum + 1).to_string() } else { sum.to_string() };
-    let pictures: [(&str, &dyn Fn(usize, u32) -> String); 2] =
+    let pictures: [(&str, &SumText); 2] =
         [("killer-9x9.png", &plain), ("killer-9x9-bad.png", &bad)];
     for (name, sums) in pictures {
         let (c, _) = drawn(&cells, &killer_cages(), INK_STYLE, 0, sums);
