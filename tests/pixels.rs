@@ -266,3 +266,45 @@ fn solves_a_16x16_board_with_letters() {
         .code(0)
         .stdout(format!("{solution}\n"));
 }
+
+/// The Killer drawn in `killer-9x9.png` (dashed cage outlines, sums in the corners, three
+/// givens; Solo 3x3kdu) and its one solution.
+const KILLER_SOLUTION: &str =
+    "417869352598237614362145798246791583951384267873652941734516829689423175125978436";
+
+/// A picture of a Killer is solved with its cages (without them it has thousands of solutions),
+/// and `--show-read` prints the cage text `sudobot solve` reads, which solves the same.
+#[test]
+fn a_killer_picture_is_solved_with_its_cages_read() {
+    let out = sudobot()
+        .args(["solve", "-o", "line", "--show-read", "--image"])
+        .arg(fixture("killer-9x9.png"))
+        .output()
+        .expect("run sudobot");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{KILLER_SOLUTION}\n"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("they make 34 cages whose sums add up to 405"), "{stderr}");
+    let text = stderr.split("as `sudobot solve` reads it:\n").nth(1).expect("the cage text");
+    assert!(text.lines().any(|l| l == "20: r8c5 r8c6 r9c5 r9c6"), "{text}");
+    sudobot()
+        .args(["solve", "-o", "line", "-"])
+        .write_stdin(text.to_string())
+        .assert()
+        .code(0)
+        .stdout(format!("{KILLER_SOLUTION}\n"));
+}
+
+/// Cage outlines whose sums do not add up: refused with the reason, nothing solved.
+#[test]
+fn a_killer_picture_whose_sums_do_not_add_up_is_refused() {
+    sudobot()
+        .args(["solve", "--image"])
+        .arg(fixture("killer-9x9-bad.png"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "the board shows Killer cage outlines, but the 34 cages' sums add up to 406, not 405",
+        ));
+}

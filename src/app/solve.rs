@@ -258,6 +258,25 @@ pub(super) fn board_found(b: &sudobot::pixels::Board) -> String {
     )
 }
 
+/// The board in a picture with its Killer cages and what the Killer read saw: a board that
+/// shows cage outlines as the Killer read takes it (cages exact, or refused with the reason),
+/// a classic one read with every cell certain as it is, any other by
+/// [`sudobot::pixels::read_picture_in`] (a photo straightened).
+fn read_picture(
+    image: &sudobot::pixels::RgbaImage,
+) -> (Result<sudobot::pixels::PictureRead, sudobot::pixels::PixelError>, Outlined, Vec<String>) {
+    use sudobot::pixels::{self, PictureRead};
+    match image.view().and_then(pixels::killer::read) {
+        Ok(k) if !matches!(k.cages, Ok(None)) || k.read.uncertain().is_empty() => {
+            (Ok(PictureRead { read: k.read, straightened: None }), k.cages, k.notes)
+        }
+        _ => (image.view().and_then(pixels::read_picture_in), Ok(None), Vec::new()),
+    }
+}
+
+/// The Killer cages a picture shows (`None`: none), or why its outlines are not cages.
+type Outlined = Result<Option<Vec<sudobot::grid::Cage>>, sudobot::pixels::killer::KillerError>;
+
 /// `solve --image FILE`: read the board from pixels, then solve it as any one puzzle.
 fn run_image(
     args: &SolveArgs,
@@ -299,7 +318,7 @@ fn run_image(
             return Ok(Code::BadInput);
         }
     };
-    let found = image.view().and_then(pixels::read_picture_in);
+    let (found, cages, notes) = read_picture(&image);
     if let Some(out) = &args.annotate {
         let annotated = match &found {
             Ok(picture) => picture.annotated(&image),
@@ -319,7 +338,19 @@ fn run_image(
     if args.show_read {
         eprintln!("sudobot: {prefix}{}:", board_found(&read.board));
         eprint!("{read}");
+        for note in &notes {
+            eprintln!("sudobot: {prefix}{note}");
+        }
     }
+    let cages = match cages {
+        Ok(cages) => cages,
+        Err(e) => {
+            eprintln!(
+                "sudobot: {prefix}the board shows Killer cage outlines, but {e}; refusing to guess"
+            );
+            return Ok(Code::BadInput);
+        }
+    };
     // Cells the reader is unsure of are left out when the rest still has exactly one
     // solution (with -x, the diagonals are houses of the board read: a picture does not say).
     let rules = pixels::Rules {
@@ -327,7 +358,7 @@ fn run_image(
         diagonals: args.diagonals,
         budget: *budget,
     };
-    let puzzle = match pixels::Puzzle::with_rules(&read, &rules) {
+    let puzzle = match pixels::Puzzle::with_cages(&read, &rules, cages.as_deref()) {
         Ok(puzzle) => puzzle,
         Err(refused @ pixels::PixelError::UncertainNeeded { .. }) => {
             eprintln!("sudobot: {prefix}{refused}; refusing to guess");
@@ -346,6 +377,12 @@ fn run_image(
         );
     }
     let puzzle = puzzle.givens;
+    if args.show_read && cages.is_some() {
+        eprintln!(
+            "sudobot: {prefix}as `sudobot solve` reads it:\n{}",
+            format::cages::write(&puzzle)
+        );
+    }
     let done = work(Entry { line: 1, puzzle: Ok(puzzle) }, mode, budget);
     let printer = printer(args, false);
     let mut out = BufWriter::new(io::stdout().lock());

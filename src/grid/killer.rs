@@ -204,6 +204,41 @@ pub enum OutlineError {
     },
 }
 
+/// The groups of the `n` cells that the pairs `joined` (reading-order indices; a pair out of
+/// range is ignored) connect: each cell's group, the groups numbered in reading order of their
+/// first cells. Killer cages and jigsaw regions are both such groups of a board's cells.
+pub fn joined_groups(n: usize, joined: impl IntoIterator<Item = (usize, usize)>) -> Vec<usize> {
+    fn root(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    let mut parent: Vec<usize> = (0..n).collect();
+    for (a, b) in joined {
+        if a >= n || b >= n {
+            continue;
+        }
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        if ra != rb {
+            parent[ra.max(rb)] = ra.min(rb);
+        }
+    }
+    let mut label = vec![usize::MAX; n];
+    let mut next = 0;
+    (0..n)
+        .map(|i| {
+            let r = root(&mut parent, i);
+            if label[r] == usize::MAX {
+                label[r] = next;
+                next += 1;
+            }
+            label[r]
+        })
+        .collect()
+}
+
 /// The cages a Killer board of `side` draws, from what is seen on it, pure: `joined` are the
 /// pairs of neighbouring cells (reading-order indices) with no outline between them, and
 /// `sums[i]` the number written in cell `i`, if any. Every group of joined cells is one cage,
@@ -216,33 +251,10 @@ pub fn outlined_cages(
     sums: &[Option<u32>],
 ) -> Result<Vec<Cage>, OutlineError> {
     let n = side * side;
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            p[x] = p[p[x]];
-            x = p[x];
-        }
-        x
-    }
-    for (a, b) in joined {
-        if a >= n || b >= n {
-            continue;
-        }
-        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-        if ra != rb {
-            parent[ra.max(rb)] = ra.min(rb);
-        }
-    }
-    // Each root is the group's smallest cell: groups come in reading order of first cells.
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of = vec![usize::MAX; n];
-    for i in 0..n {
-        let r = root(&mut parent, i);
-        if group_of[r] == usize::MAX {
-            group_of[r] = groups.len();
-            groups.push(Vec::new());
-        }
-        groups[group_of[r]].push(i);
+    let label = joined_groups(n, joined);
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); label.iter().max().map_or(0, |m| m + 1)];
+    for (i, &g) in label.iter().enumerate() {
+        groups[g].push(i);
     }
     let sum_at = |i: usize| sums.get(i).copied().flatten();
     let mut out = Vec::with_capacity(groups.len());
@@ -810,6 +822,26 @@ pub fn all_see_each_other(geometry: &Geometry, cells: &[usize]) -> bool {
             || (geometry.has_diagonals() && ((da.0 && db.0) || (da.1 && db.1)))
     };
     cells.iter().enumerate().all(|(k, &a)| cells[k + 1..].iter().all(|&b| sees(a, b)))
+}
+
+/// A Killer the unit tests of every layer share.
+#[cfg(test)]
+pub(crate) mod sample {
+    use super::Cage;
+
+    /// Solo 3x3kdu as cage text: no givens, one solution.
+    pub(crate) const KILLER: &str = "5: r1c1 r1c2\n15: r1c3 r1c4\n15: r1c5 r1c6\n9: r1c7 r2c7\n\
+        6: r1c8 r2c8\n14: r1c9 r2c9 r3c9\n14: r2c1 r2c2\n16: r2c3 r3c2 r3c3\n9: r2c4 r2c5 r3c5\n\
+        13: r2c6 r3c6 r4c6\n5: r3c1 r4c1\n8: r3c4 r4c4\n16: r3c7 r3c8\n9: r4c2 r5c2\n\
+        10: r4c3 r5c3 r5c4\n17: r4c5 r5c5\n13: r4c7 r4c8\n10: r4c9 r5c9\n24: r5c1 r6c1 r7c1\n\
+        12: r5c6 r6c6 r7c6\n8: r5c7 r5c8\n10: r6c2 r7c2\n14: r6c3 r6c4 r7c4\n6: r6c5 r7c5\n\
+        14: r6c7 r6c8 r6c9\n13: r7c3 r8c3\n10: r7c7 r7c8\n20: r7c9 r8c9 r9c9\n7: r8c1 r9c1\n\
+        10: r8c2 r9c2\n18: r8c4 r9c3 r9c4\n20: r8c5 r8c6 r9c5 r9c6\n8: r8c7 r8c8\n7: r9c7 r9c8\n";
+
+    /// The cages of [`KILLER`], in reading order of first cells.
+    pub(crate) fn killer_cages() -> Vec<Cage> {
+        crate::format::cages::parse(KILLER).unwrap().geometry().cages().to_vec()
+    }
 }
 
 #[cfg(test)]

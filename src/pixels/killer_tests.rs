@@ -4,19 +4,7 @@
 use super::super::drawkit::{Canvas, Drawn, LIGHT, Puzzle, Style, draw, font};
 use super::*;
 use crate::format::cages;
-
-/// A Killer (Solo 3x3kdu) without givens, one solution.
-const KILLER: &str = "5: r1c1 r1c2\n15: r1c3 r1c4\n15: r1c5 r1c6\n9: r1c7 r2c7\n6: r1c8 r2c8\n\
-    14: r1c9 r2c9 r3c9\n14: r2c1 r2c2\n16: r2c3 r3c2 r3c3\n9: r2c4 r2c5 r3c5\n\
-    13: r2c6 r3c6 r4c6\n5: r3c1 r4c1\n8: r3c4 r4c4\n16: r3c7 r3c8\n9: r4c2 r5c2\n\
-    10: r4c3 r5c3 r5c4\n17: r4c5 r5c5\n13: r4c7 r4c8\n10: r4c9 r5c9\n24: r5c1 r6c1 r7c1\n\
-    12: r5c6 r6c6 r7c6\n8: r5c7 r5c8\n10: r6c2 r7c2\n14: r6c3 r6c4 r7c4\n6: r6c5 r7c5\n\
-    14: r6c7 r6c8 r6c9\n13: r7c3 r8c3\n10: r7c7 r7c8\n20: r7c9 r8c9 r9c9\n7: r8c1 r9c1\n\
-    10: r8c2 r9c2\n18: r8c4 r9c3 r9c4\n20: r8c5 r8c6 r9c5 r9c6\n8: r8c7 r8c8\n7: r9c7 r9c8\n";
-
-fn killer_cages() -> Vec<Cage> {
-    cages::parse(KILLER).unwrap().geometry().cages().to_vec()
-}
+use crate::grid::killer::sample::{KILLER, killer_cages};
 
 /// How the outlines and sums are drawn.
 #[derive(Clone, Copy)]
@@ -36,6 +24,9 @@ fn style() -> Style {
     Style { cell: 56, scale: 0.55, ..LIGHT }
 }
 
+/// How a cage's sum is written: its number and sum in, the text out.
+type SumText = dyn Fn(usize, u32) -> String;
+
 /// A Killer drawn: `cells` the values (0 blank), the `cages` outlined and their sums written
 /// as `sum_text` gives (the sum itself by default).
 fn drawn(
@@ -43,7 +34,7 @@ fn drawn(
     cages: &[Cage],
     ink: Ink,
     font_index: usize,
-    sum_text: &dyn Fn(usize, u32) -> String,
+    sum_text: &SumText,
 ) -> (Canvas, Board) {
     let f = font(font_index);
     let puzzle = Puzzle {
@@ -248,4 +239,24 @@ fn zero_is_told_by_its_hole_and_no_other_glyph_is() {
         eight[5 * 7 + x] = true;
     }
     assert!(!is_zero(&eight, 7, 11));
+}
+
+/// Writes the Killer pictures `tests/pixels.rs` runs through `solve --image`: `killer-9x9.png`
+/// (three givens) and `killer-9x9-bad.png` (the first cage's sum one too high). Rebuilt with
+/// `cargo test --release --lib pixels::killer::tests::write_killer_fixtures -- --ignored`.
+#[test]
+#[ignore = "writes the committed fixtures"]
+fn write_killer_fixtures() {
+    let sol = solution();
+    let cells: Vec<u8> =
+        (0..81).map(|i| if [0, 40, 80].contains(&i) { sol[i] } else { 0 }).collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pixels");
+    let bad = |k: usize, sum: u32| if k == 0 { (sum + 1).to_string() } else { sum.to_string() };
+    let pictures: [(&str, &SumText); 2] =
+        [("killer-9x9.png", &plain), ("killer-9x9-bad.png", &bad)];
+    for (name, sums) in pictures {
+        let (c, _) = drawn(&cells, &killer_cages(), INK_STYLE, 0, sums);
+        let image = RgbaImage { width: c.w, height: c.h, data: c.px.clone() };
+        std::fs::write(dir.join(name), super::super::encode_png(&image).unwrap()).unwrap();
+    }
 }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::{BoardRead, PixelError};
-use crate::grid::{Cell, Grid};
+use crate::grid::{Cage, Cell, Grid};
 use crate::solve::{self, Budget, Verdict};
 
 /// What to do with cells the reader is not sure of.
@@ -77,10 +77,26 @@ impl Puzzle {
 
     /// The puzzle of a read, by the one rule, with the given [`Rules`].
     pub fn with_rules(read: &BoardRead, rules: &Rules) -> Result<Puzzle, PixelError> {
+        Puzzle::with_cages(read, rules, None)
+    }
+
+    /// [`Puzzle::with_rules`], the board a Killer with `cages` when there are some (read from
+    /// the same picture: [`super::killer`]).
+    pub fn with_cages(
+        read: &BoardRead,
+        rules: &Rules,
+        cages: Option<&[Cage]>,
+    ) -> Result<Puzzle, PixelError> {
         let mut givens = read.grid_without_uncertain()?;
-        if rules.diagonals {
-            let geometry = Arc::new(givens.geometry().clone().with_diagonals());
-            givens = Grid::new(geometry, givens.cells().to_vec())?;
+        if rules.diagonals || cages.is_some() {
+            let mut geometry = givens.geometry().clone();
+            if rules.diagonals {
+                geometry = geometry.with_diagonals();
+            }
+            if let Some(cages) = cages {
+                geometry = geometry.with_cages(cages.to_vec())?;
+            }
+            givens = Grid::new(Arc::new(geometry), givens.cells().to_vec())?;
         }
         let uncertain = read.uncertain();
         if uncertain.is_empty() {

@@ -695,6 +695,7 @@ async fn canvas_found(
         element: selector.clone(),
         min_givens: None,
         ready_timeout_ms: None,
+        variant: crate::web::spec::VariantSpec::Auto,
     });
     let mut site = page_site(url, board);
     site.frames = frame_path(frame);

@@ -553,9 +553,15 @@ impl Site {
         healed.frames = found.frames.clone();
         healed.board = found.board.clone();
         // The variant the site expects still holds on the board found instead.
-        if let (BoardSpec::Dom(was), BoardSpec::Dom(now)) = (&self.board, &mut healed.board) {
-            now.variant = was.variant;
-            now.regions_state = was.regions_state.clone();
+        let variant = self.board.variant();
+        match &mut healed.board {
+            BoardSpec::Dom(now) => {
+                now.variant = variant;
+                if let Some(was) = self.board.dom() {
+                    now.regions_state = was.regions_state.clone();
+                }
+            }
+            BoardSpec::Pixels(now) => now.variant = variant,
         }
         if found.fill.strategy == Strategy::Click {
             healed.fill = found.fill.clone();

@@ -156,6 +156,9 @@ pub struct PixelSpec {
     pub min_givens: Option<usize>,
     /// `board.ready_timeout_ms`.
     pub ready_timeout_ms: Option<u64>,
+    /// `board.variant`: `auto`, `classic` or `killer` (the cages a Killer draws are read from
+    /// its pixels; jigsaw regions and X diagonals are not).
+    pub variant: VariantSpec,
 }
 
 /// A board whose givens nothing proves (no read-only, disabled or `aria-readonly` state and no
@@ -455,8 +458,11 @@ fn pixels(raw: RawBoard) -> Result<PixelSpec, BoardError> {
     if raw.value.as_ref().is_some_and(|v| *v != ValueSource::Value) {
         return not("board.value", "is not used");
     }
-    if raw.variant != VariantSpec::Auto {
-        return not("board.variant", "is not read from pixels yet");
+    if !raw.variant.from_pixels() {
+        return not(
+            "board.variant",
+            "is `auto`, `classic` or `killer` on a board read from pixels",
+        );
     }
     if raw.regions_state.is_some() {
         return not("board.regions_state", "is not read from pixels yet");
@@ -470,6 +476,7 @@ fn pixels(raw: RawBoard) -> Result<PixelSpec, BoardError> {
         element: raw.cells,
         min_givens: raw.min_givens,
         ready_timeout_ms: raw.ready_timeout_ms,
+        variant: raw.variant,
     })
 }
 
@@ -584,6 +591,14 @@ impl BoardSpec {
         }
     }
 
+    /// `board.variant`.
+    pub fn variant(&self) -> VariantSpec {
+        match self {
+            BoardSpec::Dom(d) => d.variant,
+            BoardSpec::Pixels(p) => p.variant,
+        }
+    }
+
     /// `board.ready_timeout_ms`.
     pub fn ready_timeout_ms(&self) -> Option<u64> {
         match self {
@@ -620,6 +635,9 @@ impl BoardSpec {
             }
             BoardSpec::Pixels(p) => {
                 out.push_str(&format!("cells = {}\nread = \"pixels\"\n", toml_str(&p.element)));
+                if p.variant != VariantSpec::Auto {
+                    out.push_str(&format!("variant = \"{}\"\n", p.variant.name()));
+                }
                 (p.min_givens, p.ready_timeout_ms)
             }
         };
@@ -789,6 +807,12 @@ impl VariantSpec {
         }
     }
 
+    /// Whether a board read from pixels can be played as this variant (its Killer cages are
+    /// read from the image; jigsaw regions and X diagonals are not).
+    pub fn from_pixels(self) -> bool {
+        !matches!(self, VariantSpec::Jigsaw | VariantSpec::X)
+    }
+
     /// The variant named `name` (as [`VariantSpec::name`] writes it, any case).
     pub fn parse(name: &str) -> Option<VariantSpec> {
         [Self::Auto, Self::Classic, Self::Killer, Self::Jigsaw, Self::X]
@@ -884,6 +908,8 @@ mod tests {
             ("order = \"id\"", "board.order"),
             ("id_template = \"c{index1}\"", "board.id_template"),
             ("value = \"text\"", "board.value"),
+            ("variant = \"jigsaw\"", "board.variant"),
+            ("variant = \"x\"", "board.variant"),
         ] {
             let err = error(board(&[canvas[0], canvas[1], add]), key);
             assert!(matches!(err, BoardError::NotForPixels { .. }), "{add}: {err:?}");
@@ -902,6 +928,11 @@ mod tests {
         let BoardSpec::Pixels(p) = &spec else { panic!("a pixel board: {spec:?}") };
         assert_eq!((p.element.as_str(), p.min_givens), ("#game > canvas", Some(20)));
         assert_eq!(spec.min_givens_for(4), 20);
+        // A Killer's cages are read from pixels: the variant loads and is written back.
+        let killer = board(&[canvas[0], canvas[1], "variant = \"killer\""]).unwrap();
+        assert_eq!(killer.variant(), VariantSpec::Killer);
+        assert!(killer.to_toml().contains("variant = \"killer\"\n"), "{}", killer.to_toml());
+        assert_eq!(board(&canvas).unwrap().variant(), VariantSpec::Auto);
     }
 
     #[test]

@@ -1,12 +1,13 @@
 //! Variant boards on the web (`tests/fixtures/web/variants/`): a Killer drawn as a `<table>`
 //! with dashed cage outlines and corner sums (sudoku.name's board in its Killer mode), a Killer
 //! drawn in SVG (dashed `<rect>`, `<polyline>` and `<path>` cages, `<text>` sums) found by
-//! itself, a jigsaw of `<div>` cells with thick region borders and `Game.areas` in its page
-//! state (puzzle-jigsaw-sudoku.com), an X with shaded diagonals found by itself (`--url`
-//! alone). Each page checks a finished board by its own
-//! variant's rules and reports "solved"; each has an inconsistent version (`?bad=...`: a sum
-//! that does not add up, a region of the wrong size, a diagonal cell unshaded) that is refused
-//! with no key reaching any cell (the pages report every key a cell gets, under `<page>-typed`).
+//! itself, a Killer drawn on a `<canvas>` read from its pixels, a jigsaw of `<div>` cells with
+//! thick region borders and `Game.areas` in its page state (puzzle-jigsaw-sudoku.com), an X
+//! with shaded diagonals found by itself (`--url` alone). Each page checks a finished board by
+//! its own variant's rules and reports "solved"; each has an inconsistent version (`?bad=...`:
+//! a sum that does not add up, a region of the wrong size, a diagonal cell unshaded) that is
+//! refused with no key reaching any cell (the pages report every key a cell gets, under
+//! `<page>-typed`). Every Killer is played in Firefox too.
 
 use super::server::FixtureServer;
 use super::{assert_code, browser_lock, sudobot, text};
@@ -154,22 +155,56 @@ fn inconsistent_variant_pages_are_refused_with_nothing_typed() {
     assert_refused(&server, "killer_svg_bad", &out, "sums add up to 406, not 405");
     let out = run(&server, None, "x.html?bad=diagonal", &[]);
     assert_refused(&server, "x_bad", &out, "r5c5 on a diagonal does not");
+    let out = run(&server, None, "killer_canvas.html?bad=sum", &[]);
+    let why = "the board shows Killer cage outlines, but the 34 cages' sums add up to 406";
+    assert_refused(&server, "killer_canvas_bad", &out, why);
     // A site that expects a variant refuses a board without it.
     let out = run(&server, Some("puzzle-jigsaw-sudoku.com"), "x.html", &[]);
     assert_refused(&server, "x", &out, "expects a jigsaw board but the page shows x");
+    // A Killer asked of a site read from pixels whose canvas shows a classic board.
+    let url = server.url("sudoku_com.html");
+    let out = sudobot(&["web", "--site", "sudoku.com", "--url", &url, "--variant", "killer"]);
+    assert_code(&out, 1);
+    let stderr = text(&out).1;
+    assert!(stderr.contains("expects a killer board but the page shows classic"), "{stderr}");
+    assert!(server.verdicts("sudoku_com_keys").is_empty(), "no key reached the canvas");
 }
 
 #[test]
-fn firefox_plays_the_killer_table() {
-    if !super::firefox::firefox_here("firefox_plays_the_killer_table") {
+fn firefox_plays_the_killer_table_svg_and_canvas() {
+    if !super::firefox::firefox_here("firefox_plays_the_killer_table_svg_and_canvas") {
         return;
     }
     let _lock = browser_lock();
     let server = FixtureServer::start();
-    let out = run(&server, None, "killer.html", &[&KILLER[..], &["--browser", "firefox"]].concat());
+    let firefox = ["--browser", "firefox"];
+    for (file, site) in
+        [("killer.html", &KILLER[..]), ("killer_svg.html", &[]), ("killer_canvas.html", &[])]
+    {
+        let out = run(&server, None, file, &[site, &firefox[..]].concat());
+        assert_code(&out, 0);
+        let page = file.trim_end_matches(".html");
+        assert_eq!(server.verdicts(page), ["solved"], "{file}: the page's own check");
+        let stderr = text(&out).1;
+        assert!(variant_line(&stderr).contains("variant: killer"), "{file}: {stderr}");
+    }
+}
+
+/// A Killer drawn on a canvas, found with `--url` alone: its cages are read from its pixels
+/// (dashed outlines inside the cells, sums in the corners) and it is played as a Killer.
+#[test]
+fn a_killer_canvas_is_read_from_its_pixels_and_solved() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = run(&server, None, "killer_canvas.html", &[]);
     assert_code(&out, 0);
-    assert_eq!(server.verdicts("killer"), ["solved"]);
-    assert!(variant_line(&text(&out).1).contains("variant: killer"), "{}", text(&out).1);
+    assert_eq!(server.verdicts("killer_canvas"), ["solved"], "the page's own check");
+    let (stdout, stderr) = text(&out);
+    assert!(stderr.contains("read from its pixels"), "{stderr}");
+    let line = variant_line(&stderr);
+    assert!(line.contains("variant: killer"), "{stderr}");
+    assert!(line.contains("34 cages whose sums add up to 405"), "{line}");
+    assert!(stdout.contains("typed 81 cells"), "no givens: {stdout}");
 }
 
 #[test]
@@ -217,6 +252,13 @@ fn killers_without_givens_are_found_by_their_cages_alone() {
     );
     assert!(server.verdicts("killer_svg_bad").is_empty());
     assert!(server.verdicts("killer_svg_bad-typed").is_empty());
+    // `sites learn` writes such a Killer down: its variant, and no givens to wait for.
+    let url = server.url("variants/killer.html");
+    let out = super::sudobot_plain(&["sites", "learn", "--url", &url, "--headless"]);
+    assert_code(&out, 0);
+    let toml = text(&out).0;
+    assert!(toml.contains("variant = \"killer\"\n"), "{toml}");
+    assert!(toml.contains("min_givens = 0\n"), "{toml}");
 }
 
 #[test]

@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 use thirtyfour::prelude::*;
 
 use super::{Back, BoardSource, Finished, Proof, Seen, Settle, Typed};
-use crate::grid::{Cell, Grid};
-use crate::pixels::{self, BoardRead, CellKind, PixelError, Puzzle, Uncertain};
+use crate::grid::{Cage, Cell, Grid};
+use crate::pixels::killer::{self, KillerError, KillerRead};
+use crate::pixels::{self, BoardRead, CellKind, PixelError, Puzzle, Rules, Uncertain};
 use crate::web::answer;
 use crate::web::error::{PlayError, is_session_lost, short};
 use crate::web::fill::Target;
@@ -24,6 +25,8 @@ use crate::web::page;
 use crate::web::poll::{SETTLE, Waited, poll};
 use crate::web::read::{PageBoard, symbol_key};
 use crate::web::site::{Site, Success};
+use crate::web::spec::BoardSpec;
+use crate::web::variant::{Found, VariantError, VariantSpec};
 
 /// A board drawn on the element `site` names, on the page `driver` shows.
 pub(crate) struct CanvasBoard<'a> {
@@ -59,7 +62,7 @@ impl BoardSource for CanvasBoard<'_> {
             .map(Duration::from_millis)
             .unwrap_or(self.options.element_timeout);
         let canvas = read(self.driver, self.site, bound).await?;
-        let seen = seen_of(&canvas.shot, &canvas.selector)?;
+        let seen = seen_of(&canvas.shot, &canvas.selector, self.site.board.variant())?;
         self.seen = Some(canvas);
         Ok(seen)
     }
@@ -154,8 +157,13 @@ impl Mapping {
 /// One look at the board: its read and where it lies.
 #[derive(Clone, Debug)]
 pub struct Shot {
-    /// The board as read.
+    /// The board as read (a Killer's cells without its outlines and sums).
     pub read: BoardRead,
+    /// The Killer cages the board shows (`Ok(None)`: no outlines, a classic board), or why the
+    /// outlines seen do not make cages exactly.
+    pub cages: Result<Option<Vec<Cage>>, KillerError>,
+    /// What the Killer read saw, for `-v`.
+    pub notes: Vec<String>,
     /// Image to CSS pixels.
     pub mapping: Mapping,
     /// Screenshot (the WebDriver command and PNG transfer) and recognition (decode and read)
@@ -229,7 +237,8 @@ async fn shoot(element: &WebElement) -> Result<Shot, ShotError> {
     let screenshot = t.elapsed();
     let t = Instant::now();
     let image = pixels::decode(&png).map_err(ShotError::Pixels)?;
-    let read = pixels::read(image.view().map_err(ShotError::Pixels)?).map_err(ShotError::Pixels)?;
+    let view = image.view().map_err(ShotError::Pixels)?;
+    let KillerRead { read, cages, notes } = killer::read(view).map_err(ShotError::Pixels)?;
     let recognition = t.elapsed();
     let mapping = Mapping {
         css_width: rect.width,
@@ -244,7 +253,7 @@ async fn shoot(element: &WebElement) -> Result<Shot, ShotError> {
         css = %format!("{:.0}x{:.0}", rect.width, rect.height),
         "canvas read"
     );
-    Ok(Shot { read, mapping, screenshot, recognition })
+    Ok(Shot { read, cages, notes, mapping, screenshot, recognition })
 }
 
 async fn element(driver: &WebDriver, selector: &str) -> Result<WebElement, ShotError> {
@@ -272,7 +281,7 @@ async fn wait_board(
         match look(driver, selector).await {
             Ok((el, shot)) => {
                 let givens = shot.page_board().givens();
-                let enough = givens >= site.min_givens_for(shot.read.board.side);
+                let enough = givens >= min_givens(site, &shot);
                 let steady = settle.settled(shot.read.to_string(), givens);
                 let certain = enough && shot.read.uncertain().is_empty();
                 // At the bound, the board is taken as it reads.
@@ -310,20 +319,43 @@ async fn wait_board(
     }
 }
 
+/// The givens a read must show before it is played: `board.min_givens`, else none on a Killer
+/// (its cages may be all it gives) and the usual count on a classic board.
+fn min_givens(site: &Site, shot: &Shot) -> usize {
+    match &site.board {
+        BoardSpec::Pixels(p) if p.min_givens.is_none() && matches!(shot.cages, Ok(Some(_))) => 0,
+        _ => site.min_givens_for(shot.read.board.side),
+    }
+}
+
+/// The variant `shot` shows: Killer cages read exactly, none (classic), or outlines refused
+/// with the reason; a board that is not the site's `spec` is refused too. `-v` says which
+/// variant was found and why.
+fn variant_of(shot: &Shot, spec: VariantSpec) -> Result<Found, VariantError> {
+    let cages = shot.cages.clone()?;
+    let found = Found { cages, notes: shot.notes.clone(), ..Found::default() };
+    let why =
+        if found.notes.is_empty() { "no cage outlines".into() } else { found.notes.join("; ") };
+    tracing::info!("variant: {} ({why})", found.name());
+    found.require(spec)
+}
+
 /// The board `shot` reads as, with the uncertain-cell rule of [`Puzzle::from_read`] (the one
 /// pixel policy): a board with cells the read could not tell is played only when the board
 /// without them has exactly one solution, and those cells are never typed into
 /// ([`Seen::unsure`]); otherwise the read is refused.
-pub(crate) fn seen_of(shot: &Shot, selector: &str) -> Result<Seen, PlayError> {
+pub(crate) fn seen_of(shot: &Shot, selector: &str, spec: VariantSpec) -> Result<Seen, PlayError> {
     let pixels = |source: PixelError| PlayError::Pixels {
         selector: selector.to_string(),
         source,
         note: String::new(),
     };
+    let found = variant_of(shot, spec)?;
+    let rules = Rules::new(Uncertain::LeaveOutIfUnique);
     let left_out =
-        Puzzle::from_read(&shot.read, Uncertain::LeaveOutIfUnique).map_err(pixels)?.left_out;
+        Puzzle::with_cages(&shot.read, &rules, found.cages.as_deref()).map_err(pixels)?.left_out;
     let board = shot.page_board();
-    let geometry = shot.read.geometry().map_err(pixels)?;
+    let geometry = found.geometry(shot.read.geometry().map_err(pixels)?)?;
     if !left_out.is_empty() {
         tracing::info!(
             "{}: the board without them has one solution; they are not typed into",
@@ -656,7 +688,12 @@ pub async fn check(driver: &WebDriver, selector: &str) -> (String, bool) {
             if !uncertain.is_empty() {
                 text.push_str(&format!("; {}", PixelError::Uncertain { cells: uncertain.clone() }));
             }
-            (text, uncertain.is_empty())
+            match &shot.cages {
+                Ok(None) => {}
+                Ok(Some(cages)) => text.push_str(&format!("; a Killer of {} cages", cages.len())),
+                Err(e) => text.push_str(&format!("; {}", VariantError::Outlines(e.clone()))),
+            }
+            (text, uncertain.is_empty() && shot.cages.is_ok())
         }
         Err(ShotError::Driver(step, e)) => (format!("{step}: {}", short(&e)), false),
         Err(ShotError::Pixels(e)) => (format!("pixels: {e}"), false),
@@ -699,6 +736,8 @@ mod tests {
             .collect();
         Shot {
             read: BoardRead { board, cells },
+            cages: Ok(None),
+            notes: Vec::new(),
             mapping: Mapping {
                 css_width: 450.0,
                 css_height: 450.0,
@@ -716,7 +755,7 @@ mod tests {
         shot: &Shot,
         selector: &str,
     ) -> Result<(PageBoard, Grid, Grid, Vec<usize>), PlayError> {
-        let seen = seen_of(shot, selector)?;
+        let seen = seen_of(shot, selector, VariantSpec::Auto)?;
         let (puzzle, solution) = match answer::solve_board(seen.geometry.clone(), &seen.board) {
             Err(PlayError::Invalid(_) | PlayError::Unsolvable) => {
                 return Err(mistakes_of(shot, &seen));
@@ -781,6 +820,31 @@ mod tests {
         assert!(message.contains(&format!("; check {cell};")), "{message}");
         assert!(message.contains("read from pixels"), "{message}");
         assert!(message.contains("nothing was typed"), "{message}");
+    }
+
+    #[test]
+    fn a_canvas_killer_is_played_with_its_cages_and_refused_when_they_are_not_exact() {
+        let rows: Vec<Cage> = (0..9).map(|r| Cage::new(45, r * 9..r * 9 + 9)).collect();
+        let mut killer = shot(PUZZLE);
+        killer.cages = Ok(Some(rows));
+        killer.notes = vec!["Killer: 9 cages".into()];
+        let seen = seen_of(&killer, "#c", VariantSpec::Killer).unwrap();
+        assert_eq!(seen.geometry.cages().len(), 9, "the cages are the board's");
+        assert_eq!(seen_of(&killer, "#c", VariantSpec::Auto).unwrap().geometry.cages().len(), 9);
+        // Killer asked, a classic board seen (and the other way round): refused.
+        let err = seen_of(&shot(PUZZLE), "#c", VariantSpec::Killer).unwrap_err().to_string();
+        assert!(err.contains("expects a killer board but the page shows classic"), "{err}");
+        let err = seen_of(&killer, "#c", VariantSpec::Classic).unwrap_err().to_string();
+        assert!(err.contains("shows killer"), "{err}");
+        // Outlines seen but not made into cages: refused with the reason, never classic.
+        let mut unclear = shot(PUZZLE);
+        unclear.cages =
+            Err(KillerError::Sum { cell: Cell::from_index(0, 9), why: "a smudge".into() });
+        let err = seen_of(&unclear, "#c", VariantSpec::Auto).unwrap_err();
+        assert!(matches!(err, PlayError::Variant(VariantError::Outlines(_))), "{err:?}");
+        let text = err.to_string();
+        assert!(text.contains("cage sum in r1c1 cannot be read with certainty"), "{text}");
+        assert!(text.contains("nothing was typed"), "{text}");
     }
 
     #[test]

@@ -45,33 +45,8 @@ fn edges(side: usize, marks: &[CellMarks]) -> Vec<Edge> {
 
 /// The groups of cells joined by the edges `joined` keeps, labelled in reading order.
 fn components(side: usize, edges: &[Edge], joined: impl Fn(&Edge) -> bool) -> Vec<usize> {
-    let n = side * side;
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            p[x] = p[p[x]];
-            x = p[x];
-        }
-        x
-    }
-    for e in edges.iter().filter(|e| joined(e)) {
-        let (ra, rb) = (root(&mut parent, e.a), root(&mut parent, e.b));
-        if ra != rb {
-            parent[ra.max(rb)] = ra.min(rb);
-        }
-    }
-    let mut label = vec![usize::MAX; n];
-    let mut next = 0;
-    (0..n)
-        .map(|i| {
-            let r = root(&mut parent, i);
-            if label[r] == usize::MAX {
-                label[r] = next;
-                next += 1;
-            }
-            label[r]
-        })
-        .collect()
+    let pairs = edges.iter().filter(|e| joined(e)).map(|e| (e.a, e.b));
+    crate::grid::killer::joined_groups(side * side, pairs)
 }
 
 /// Whether an edge lies on a box boundary of `width x height` boxes.
@@ -327,21 +302,12 @@ fn has_thick(side: usize, marks: &[CellMarks]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::cages;
+    use crate::grid::killer::sample::killer_cages;
     use crate::web::variant::SideMark;
 
     /// The regions of the jigsaw fixture (Solo 9j), one label a cell.
     const JIGSAW: &str =
         "112333333112223334112244444112254446172555666775555686779599886779999886779988886";
-
-    /// A Killer (Solo 3x3kdu), cage text without givens.
-    const KILLER: &str = "5: r1c1 r1c2\n15: r1c3 r1c4\n15: r1c5 r1c6\n9: r1c7 r2c7\n6: r1c8 r2c8\n\
-        14: r1c9 r2c9 r3c9\n14: r2c1 r2c2\n16: r2c3 r3c2 r3c3\n9: r2c4 r2c5 r3c5\n\
-        13: r2c6 r3c6 r4c6\n5: r3c1 r4c1\n8: r3c4 r4c4\n16: r3c7 r3c8\n9: r4c2 r5c2\n\
-        10: r4c3 r5c3 r5c4\n17: r4c5 r5c5\n13: r4c7 r4c8\n10: r4c9 r5c9\n24: r5c1 r6c1 r7c1\n\
-        12: r5c6 r6c6 r7c6\n8: r5c7 r5c8\n10: r6c2 r7c2\n14: r6c3 r6c4 r7c4\n6: r6c5 r7c5\n\
-        14: r6c7 r6c8 r6c9\n13: r7c3 r8c3\n10: r7c7 r7c8\n20: r7c9 r8c9 r9c9\n7: r8c1 r9c1\n\
-        10: r8c2 r9c2\n18: r8c4 r9c3 r9c4\n20: r8c5 r8c6 r9c5 r9c6\n8: r8c7 r8c8\n7: r9c7 r9c8\n";
 
     fn boxes() -> Vec<usize> {
         (0..81).map(|i| (i / 27) * 3 + (i % 9) / 3).collect()
@@ -376,10 +342,6 @@ mod tests {
                 CellMarks { sides, sum, classes: vec!["cell".into()], ..Default::default() }
             })
             .collect()
-    }
-
-    fn killer_cages() -> Vec<Cage> {
-        cages::parse(KILLER).unwrap().geometry().cages().to_vec()
     }
 
     #[test]
@@ -525,13 +487,8 @@ mod tests {
 
     #[test]
     fn the_site_variant_must_be_what_the_page_shows() {
-        let e = super::super::establish(
-            9,
-            &marks(&boxes(), None),
-            Some((3, 3)),
-            super::super::VariantSpec::Killer,
-        )
-        .unwrap_err();
+        let found = establish(9, &marks(&boxes(), None), Some((3, 3))).unwrap();
+        let e = found.require(super::super::VariantSpec::Killer).unwrap_err();
         assert_eq!(
             e.to_string(),
             "the site expects a killer board but the page shows classic; nothing was typed"

@@ -90,10 +90,7 @@ pub async fn read_marked(
             None => found.notes.push(format!("no page state `{path}`: regions from the borders")),
         }
     }
-    if !found.matches(dom.variant) {
-        let want = dom.variant.name();
-        return Err(VariantError::NotTheSite { want, found: found.name() }.into());
-    }
+    let found = found.require(dom.variant)?;
     let geometry = found.geometry(base)?;
     let why =
         if found.notes.is_empty() { "no variant marks".into() } else { found.notes.join("; ") };

@@ -78,6 +78,15 @@ impl Found {
         }
     }
 
+    /// This variant when it is `spec` (see [`Found::matches`]); else the board is refused as
+    /// not the site's.
+    pub fn require(self, spec: VariantSpec) -> Result<Found, VariantError> {
+        if !self.matches(spec) {
+            return Err(VariantError::NotTheSite { want: spec.name(), found: self.name() });
+        }
+        Ok(self)
+    }
+
     /// `base` (the site's geometry) with the regions, diagonals and cages found.
     pub fn geometry(&self, base: Arc<Geometry>) -> Result<Arc<Geometry>, VariantError> {
         if self.regions.is_none() && !self.diagonals && self.cages.is_none() {
@@ -169,14 +178,21 @@ pub enum VariantError {
     /// The marks make no grid.
     #[error("the variant does not make a grid: {0}; nothing was typed")]
     Geometry(String),
-    /// A variant asked of a site whose board is read from pixels.
-    #[error("`{want}`: the board of {site} is read from pixels, where variants are not read yet")]
+    /// A variant asked of a site whose board is read from pixels, where only Killer cages are
+    /// read.
+    #[error(
+        "`{want}`: the board of {site} is read from pixels, where only Killer cages are read \
+         (jigsaw regions and X diagonals are not)"
+    )]
     FromPixels {
         /// The variant asked for.
         want: &'static str,
         /// The site's name.
         site: String,
     },
+    /// Killer cage outlines seen in a board's pixels that do not make cages exactly.
+    #[error("the board shows Killer cage outlines, but {0}; nothing was typed")]
+    Outlines(#[from] crate::pixels::killer::KillerError),
     /// The marks script failed or answered something unexpected.
     #[error("the variant marks could not be read: {0}")]
     Script(String),
@@ -192,36 +208,55 @@ impl VariantError {
 
 /// Makes `site` play `spec` (`--variant`): the board must show it; a URL parameter named after
 /// it (`params = { killer = "0" }` for `{killer}` in the URL) is set to `1`; and a Killer,
-/// which may have no givens at all, is ready once its cells are there. A variant other than
-/// `auto` or `classic` is refused on a board read from pixels, which would play it as classic.
+/// which may have no givens at all, is ready once its cells are there. On a board read from
+/// pixels only a Killer's cages are read: jigsaw and X are refused there.
 pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) -> Result<(), VariantError> {
-    let wanted = !matches!(spec, VariantSpec::Auto | VariantSpec::Classic);
-    if wanted && site.board.is_pixels() {
+    use crate::web::spec::BoardSpec;
+    if !spec.from_pixels() && site.board.is_pixels() {
         return Err(VariantError::FromPixels { want: spec.name(), site: site.name.clone() });
     }
     if let Some(value) = site.params.get_mut(spec.name()) {
         *value = "1".into();
     }
-    if let crate::web::spec::BoardSpec::Dom(dom) = &mut site.board {
-        dom.variant = spec;
-        if spec == VariantSpec::Killer && dom.min_givens.is_none() {
-            dom.min_givens = Some(0);
-        }
+    let (variant, min_givens) = match &mut site.board {
+        BoardSpec::Dom(dom) => (&mut dom.variant, &mut dom.min_givens),
+        BoardSpec::Pixels(pixels) => (&mut pixels.variant, &mut pixels.min_givens),
+    };
+    *variant = spec;
+    if spec == VariantSpec::Killer && min_givens.is_none() {
+        *min_givens = Some(0);
     }
     Ok(())
 }
 
-/// Establishes the variant of a board of `side` whose marks (in reading order) are `marks`,
-/// against the site's `spec`.
-pub fn establish(
-    side: usize,
-    marks: &[CellMarks],
-    boxes: Option<(usize, usize)>,
-    spec: VariantSpec,
-) -> Result<Found, VariantError> {
-    let found = check::establish(side, marks, boxes)?;
-    if !found.matches(spec) {
-        return Err(VariantError::NotTheSite { want: spec.name(), found: found.name() });
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::spec::{BoardSpec, PixelSpec};
+
+    fn canvas_site() -> crate::web::site::Site {
+        let board = BoardSpec::Pixels(PixelSpec {
+            element: "canvas".into(),
+            min_givens: None,
+            ready_timeout_ms: None,
+            variant: VariantSpec::Auto,
+        });
+        crate::web::discover::page_site("http://127.0.0.1:9/", board)
     }
-    Ok(found)
+
+    #[test]
+    fn a_board_read_from_pixels_plays_a_killer_but_not_jigsaw_or_x() {
+        let mut site = canvas_site();
+        choose(&mut site, VariantSpec::Killer).unwrap();
+        assert_eq!(site.board.variant(), VariantSpec::Killer);
+        assert_eq!(site.board.min_givens_for(9), 0, "a Killer may give nothing but cages");
+        for spec in [VariantSpec::Jigsaw, VariantSpec::X] {
+            let err = choose(&mut canvas_site(), spec).unwrap_err();
+            assert!(matches!(err, VariantError::FromPixels { .. }), "{err:?}");
+            assert!(err.to_string().contains("only Killer cages are read"), "{err}");
+        }
+        let mut classic = canvas_site();
+        choose(&mut classic, VariantSpec::Classic).unwrap();
+        assert_eq!(classic.board.min_givens_for(9), 17);
+    }
 }
