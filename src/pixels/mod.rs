@@ -572,26 +572,25 @@ pub fn read_picture_in(image: Rgba<'_>) -> Result<PictureRead, PixelError> {
     };
     // Of the grids found in the straightened pictures (the quadrilateral by its corners, then
     // by its sides), the read with the fewest uncertain cells, if fewer than as it is.
-    let mut best: Option<(BoardRead, usize)> = None;
-    let pictures = rectify::warped(image);
-    for (k, (straight, side, margin)) in pictures.iter().enumerate() {
+    let mut best: Option<(BoardRead, rectify::Picture)> = None;
+    for (straight, side, margin) in rectify::warped(image) {
         let Some(view) = straight.view() else { continue };
-        for board in rectify::grid_in_square(straight, *side, *margin) {
+        let mut better: Option<BoardRead> = None;
+        for board in rectify::grid_in_square(&straight, side, margin) {
             let Ok(read) = read_board(view, board) else { continue };
-            let fewest =
-                best.as_ref().map(|b| &b.0).or(direct.as_ref()).map(|b| b.uncertain().len());
-            if fewest.is_none_or(|n| read.uncertain().len() < n) {
-                best = Some((read, k));
+            let fewest = better.as_ref().or(best.as_ref().map(|b| &b.0)).or(direct.as_ref());
+            if fewest.is_none_or(|b| read.uncertain().len() < b.uncertain().len()) {
+                better = Some(read);
             }
+        }
+        if let Some(read) = better {
+            best = Some((read, straight));
         }
         if best.as_ref().is_some_and(|b| b.0.uncertain().is_empty()) {
             break;
         }
     }
-    let Some((read, k)) = best else { return as_it_is(direct, first) };
-    let Some((straight, _, _)) = pictures.into_iter().nth(k) else {
-        return as_it_is(direct, first);
-    };
+    let Some((read, straight)) = best else { return as_it_is(direct, first) };
     let straightened =
         RgbaImage { width: straight.width, height: straight.height, data: straight.data };
     Ok(PictureRead { read, straightened: Some(straightened) })

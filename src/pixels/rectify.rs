@@ -348,44 +348,101 @@ fn plausible(q: &[Point; 4], box_area: f64) -> bool {
     convex && lo > 0.6 * hi && area > 0.45 * box_area
 }
 
+/// The side of the square blocks [`warp`] fills one after another.
+const WARP_TILE: usize = 32;
+
 /// The board's quadrilateral warped onto a square of `side` pixels with a margin of
 /// `margin` pixels of the surroundings all round.
+///
+/// A board in a large photo lies far apart in memory: each pixel of the square needs the
+/// photo's pixels from two rows that are not in the cache, and waiting for them one pixel
+/// at a time is most of the work. So the square is filled in blocks of [`WARP_TILE`]
+/// pixels (whose sources lie close together), a block's row at a time: first where each of
+/// its pixels falls in the photo, then the photo's pixels around each (loads that wait on
+/// no arithmetic, so many are on their way at once), then the blends. Every pixel is
+/// computed as it would be alone.
 fn warp(image: Rgba<'_>, corners: [Point; 4], side: usize, margin: usize) -> Option<Picture> {
     let hm = homography(corners)?;
     let size = side + 2 * margin;
-    let mut data = Vec::with_capacity(size * size * 4);
-    let (iw, ih) = (image.width() as f64, image.height() as f64);
-    for y in 0..size {
-        for x in 0..size {
-            let u = (x as f64 + 0.5 - margin as f64) / side as f64;
-            let v = (y as f64 + 0.5 - margin as f64) / side as f64;
-            let den = hm[6] * u + hm[7] * v + 1.0;
-            let sx = (hm[0] * u + hm[1] * v + hm[2]) / den - 0.5;
-            let sy = (hm[3] * u + hm[4] * v + hm[5]) / den - 0.5;
-            if !(sx >= 0.0 && sy >= 0.0 && sx < iw - 1.0 && sy < ih - 1.0) {
-                data.extend_from_slice(&[255, 255, 255, 255]);
-                continue;
+    let mut data = vec![255u8; size * size * 4];
+    let place = |k: usize| (k as f64 + 0.5 - margin as f64) / side as f64;
+    let mut spots = [None; WARP_TILE];
+    let mut around = [[[0u8; 3]; 4]; WARP_TILE];
+    for y0 in (0..size).step_by(WARP_TILE) {
+        for x0 in (0..size).step_by(WARP_TILE) {
+            let xs = x0..(x0 + WARP_TILE).min(size);
+            for y in y0..(y0 + WARP_TILE).min(size) {
+                for (spot, x) in spots.iter_mut().zip(xs.clone()) {
+                    *spot = source(image, &hm, place(x), place(y));
+                }
+                for (four, spot) in around.iter_mut().zip(&spots).take(xs.len()) {
+                    if let Some(s) = spot {
+                        *four = s.pixels(image);
+                    }
+                }
+                for ((x, spot), four) in xs.clone().zip(&spots).zip(&around) {
+                    if let Some(s) = spot {
+                        let at = (y * size + x) * 4;
+                        data[at..at + 3].copy_from_slice(&s.blend(four));
+                    }
+                }
             }
-            let (x0, y0) = (sx as usize, sy as usize);
-            let (fx, fy) = (sx - x0 as f64, sy - y0 as f64);
-            let (a, b) = (image.rgb(x0, y0), image.rgb(x0 + 1, y0));
-            let (c, d) = (image.rgb(x0, y0 + 1), image.rgb(x0 + 1, y0 + 1));
-            for k in 0..3 {
-                let top = f64::from(a[k]) * (1.0 - fx) + f64::from(b[k]) * fx;
-                let bottom = f64::from(c[k]) * (1.0 - fx) + f64::from(d[k]) * fx;
-                data.push((top * (1.0 - fy) + bottom * fy).round() as u8);
-            }
-            data.push(255);
         }
     }
     Some(Picture { width: size, height: size, data })
 }
 
+/// Where a point of the warped square falls in the photo: the pixel up and left of it and
+/// how far past that pixel it is each way.
+#[derive(Clone, Copy)]
+struct Spot {
+    x: usize,
+    y: usize,
+    fx: f64,
+    fy: f64,
+}
+
+impl Spot {
+    /// The four pixels around the spot: up left, up right, down left, down right.
+    fn pixels(&self, image: Rgba<'_>) -> [[u8; 3]; 4] {
+        let (x, y) = (self.x, self.y);
+        [image.rgb(x, y), image.rgb(x + 1, y), image.rgb(x, y + 1), image.rgb(x + 1, y + 1)]
+    }
+
+    /// The colour at the spot, bilinear between its four pixels.
+    fn blend(&self, [a, b, c, d]: &[[u8; 3]; 4]) -> [u8; 3] {
+        let (fx, fy) = (self.fx, self.fy);
+        let mut out = [0u8; 3];
+        for (k, o) in out.iter_mut().enumerate() {
+            let top = f64::from(a[k]) * (1.0 - fx) + f64::from(b[k]) * fx;
+            let bottom = f64::from(c[k]) * (1.0 - fx) + f64::from(d[k]) * fx;
+            *o = (top * (1.0 - fy) + bottom * fy).round() as u8;
+        }
+        out
+    }
+}
+
+/// The point `(u, v)` of the unit square carried into `image` by the perspective `hm` (see
+/// [`homography`]); `None` outside the image (or where the bilinear blend would need a pixel
+/// past its edge).
+fn source(image: Rgba<'_>, hm: &[f64; 8], u: f64, v: f64) -> Option<Spot> {
+    let (iw, ih) = (image.width() as f64, image.height() as f64);
+    let den = hm[6] * u + hm[7] * v + 1.0;
+    let sx = (hm[0] * u + hm[1] * v + hm[2]) / den - 0.5;
+    let sy = (hm[3] * u + hm[4] * v + hm[5]) / den - 0.5;
+    if !(sx >= 0.0 && sy >= 0.0 && sx < iw - 1.0 && sy < ih - 1.0) {
+        return None;
+    }
+    let (x, y) = (sx as usize, sy as usize);
+    Some(Spot { x, y, fx: sx - x as f64, fy: sy - y as f64 })
+}
+
 /// The board of a photo (or a tilted screenshot) warped onto a square, for each way of
 /// taking the corners of a four-cornered piece of ink fit to be one (see [`quadrilateral`]):
-/// the picture, the square's side and its margin.
-pub(crate) fn warped(image: Rgba<'_>) -> Vec<(Picture, usize, usize)> {
-    let one = |corners: [Point; 4]| {
+/// the picture, the square's side and its margin. Each is warped only when asked for (the
+/// caller stops at the first that reads well).
+pub(crate) fn warped(image: Rgba<'_>) -> impl Iterator<Item = (Picture, usize, usize)> + '_ {
+    let one = move |corners: [Point; 4]| {
         let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
         let longest = (0..4).map(|i| side(corners[i], corners[(i + 1) % 4])).fold(0f64, f64::max);
         // Cells of 30 to 60 pixels for a 9x9 board.
@@ -393,7 +450,7 @@ pub(crate) fn warped(image: Rgba<'_>) -> Vec<(Picture, usize, usize)> {
         let margin = side / 25;
         Some((warp(image, corners, side, margin)?, side, margin))
     };
-    quadrilateral(image).into_iter().filter_map(one).collect()
+    quadrilateral(image).into_iter().filter_map(one)
 }
 
 /// One grid line found across a straightened board: its first and last pixel across.
