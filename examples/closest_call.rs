@@ -3,13 +3,18 @@
 //! value that the truth does not hold, with its confidence, highest first; a confidence at or
 //! above `pixels::CERTAIN` is a wrong digit the reader would have given.
 //!
+//! With `--cells DIR`, also every uncertain cell of a board found: its truth, what the
+//! network and the templates made of it, and its picture written to `DIR` (to see why it is
+//! uncertain; the pictures are the set's, keep them out of the repository).
+//!
 //! ```text
 //! cargo run --release --example closest_call -- ../shared/data/real-images
+//! cargo run --release --example closest_call -- ../shared/data/real-images --cells /tmp/cells
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use sudobot::pixels::{self, CERTAIN};
+use sudobot::pixels::{self, CERTAIN, PictureRead, RgbaImage, classifier, digits};
 
 /// A cell read as a value the truth does not hold.
 struct Miss {
@@ -21,23 +26,48 @@ struct Miss {
     confidence: f32,
 }
 
-fn misses_in(dir: &Path, file: &str, side: usize, cells: &str) -> Vec<Miss> {
-    let Ok(bytes) = std::fs::read(dir.join("images").join(file)) else { return Vec::new() };
-    let Ok(image) = pixels::decode(&bytes) else { return Vec::new() };
-    let Ok(view) = image.view() else { return Vec::new() };
-    let Ok(read) = pixels::read_picture(view) else { return Vec::new() };
-    if read.board.side != side {
-        return Vec::new();
+/// One picture of the truth file, read.
+struct Picture<'a> {
+    file: &'a str,
+    side: usize,
+    want: Vec<char>,
+    image: RgbaImage,
+    read: PictureRead,
+}
+
+impl Picture<'_> {
+    /// The picture the board's coordinates refer to.
+    fn board_image(&self) -> &RgbaImage {
+        self.read.straightened.as_ref().unwrap_or(&self.image)
     }
-    let want: Vec<char> = cells.chars().collect();
+
+    fn truth(&self, cell: usize) -> char {
+        self.want.get(cell).copied().unwrap_or('.')
+    }
+}
+
+fn load<'a>(dir: &Path, file: &'a str, side: usize, cells: &str) -> Option<Picture<'a>> {
+    let bytes = std::fs::read(dir.join("images").join(file)).ok()?;
+    let image = pixels::decode(&bytes).ok()?;
+    let read = pixels::read_picture_in(image.view().ok()?).ok()?;
+    (read.read.board.side == side).then(|| Picture {
+        file,
+        side,
+        want: cells.chars().collect(),
+        image,
+        read,
+    })
+}
+
+fn misses_in(p: &Picture) -> Vec<Miss> {
     let mut out = Vec::new();
-    for (i, cell) in read.cells.iter().enumerate() {
+    for (i, cell) in p.read.read.cells.iter().enumerate() {
         let Some(v) = cell.value else { continue };
-        let truth = want.get(i).copied().unwrap_or('.');
+        let truth = p.truth(i);
         if truth.to_digit(17) != Some(u32::from(v)) {
             out.push(Miss {
-                file: file.to_string(),
-                side,
+                file: p.file.to_string(),
+                side: p.side,
                 cell: i,
                 read: v,
                 want: truth,
@@ -48,9 +78,85 @@ fn misses_in(dir: &Path, file: &str, side: usize, cells: &str) -> Vec<Miss> {
     out
 }
 
+/// The rectangle of cell `i`: first and last column, first and last row.
+fn cell_rect(p: &Picture, i: usize) -> (usize, usize, usize, usize) {
+    let board = &p.read.read.board;
+    let (y0, y1) = board.rows[i / p.side];
+    let (x0, x1) = board.cols[i % p.side];
+    (x0, y0, x1, y1)
+}
+
+/// What the network and the templates make of cell `i`, in words.
+fn opinions(p: &Picture, i: usize) -> String {
+    let image = p.board_image();
+    let Ok(view) = image.view() else { return "no view".into() };
+    let Some(features) = digits::cell_features(view, cell_rect(p, i)) else {
+        return "no single glyph".into();
+    };
+    let net = classifier::builtin()
+        .map(|n| classifier::read(n, &features, p.side))
+        .map_or("no net".into(), |r| format!("net {} p {:.3}", r.value, r.probability));
+    let template = digits::classify(&features)
+        .map_or("no templates".into(), |g| format!("templates {} c {:.2}", g.digit, g.confidence));
+    format!("{net}, {template}")
+}
+
+/// Writes cell `i`'s picture, a margin around it, enlarged, to `dir`.
+fn write_crop(p: &Picture, i: usize, dir: &Path) -> Option<PathBuf> {
+    let image = p.board_image();
+    let (x0, y0, x1, y1) = cell_rect(p, i);
+    let m = (x1 - x0) / 6;
+    let (x0, y0) = (x0.saturating_sub(m), y0.saturating_sub(m));
+    let (x1, y1) = ((x1 + m).min(image.width - 1), (y1 + m).min(image.height - 1));
+    // Enlarged (nearest pixel) to about 240 pixels, to be looked at.
+    let k = (240 / (x1 - x0 + 1)).max(1);
+    let (w, h) = ((x1 - x0 + 1) * k, (y1 - y0 + 1) * k);
+    let mut data = Vec::with_capacity(w * h * 4);
+    for y in 0..h {
+        for x in 0..w {
+            let at = ((y0 + y / k) * image.width + x0 + x / k) * 4;
+            data.extend_from_slice(&image.data[at..at + 4]);
+        }
+    }
+    let crop = RgbaImage { width: w, height: h, data };
+    let (r, c) = (i / p.side + 1, i % p.side + 1);
+    let path = dir.join(format!("{}-r{r}c{c}.png", p.file.replace('.', "_")));
+    std::fs::write(&path, pixels::encode_png(&crop).ok()?).ok()?;
+    Some(path)
+}
+
+/// Prints every uncertain cell of `p`, writing its picture to `dir`.
+fn uncertain_cells(p: &Picture, dir: &Path) {
+    for (i, cell) in p.read.read.cells.iter().enumerate() {
+        if cell.is_certain() {
+            continue;
+        }
+        let (r, c) = (i / p.side + 1, i % p.side + 1);
+        let crop = write_crop(p, i, dir).map_or(String::new(), |x| x.display().to_string());
+        println!(
+            "uncertain {} r{r}c{c} want {} {:?} {:?} c {:.2}: {} {crop}",
+            p.file,
+            p.truth(i),
+            cell.kind,
+            cell.value,
+            cell.confidence,
+            opinions(p, i)
+        );
+    }
+}
+
 fn main() {
-    let dir = std::env::args().nth(1).unwrap_or_else(|| "../shared/data/real-images".into());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cells_dir = args.iter().position(|a| a == "--cells").and_then(|k| args.get(k + 1));
+    let dir = args.first().filter(|a| !a.starts_with("--")).cloned();
+    let dir = dir.unwrap_or_else(|| "../shared/data/real-images".into());
     let dir = Path::new(&dir);
+    if let Some(out) = cells_dir
+        && let Err(e) = std::fs::create_dir_all(out)
+    {
+        eprintln!("closest_call: {out}: {e}");
+        return;
+    }
     let truth = std::fs::read_to_string(dir.join("truth.tsv")).expect("truth.tsv");
     let mut misses = Vec::new();
     for line in truth.lines().skip(1) {
@@ -59,7 +165,11 @@ fn main() {
             continue;
         };
         let Ok(side) = side.parse::<usize>() else { continue };
-        misses.extend(misses_in(dir, file, side, cells));
+        let Some(picture) = load(dir, file, side, cells) else { continue };
+        misses.extend(misses_in(&picture));
+        if let Some(out) = cells_dir {
+            uncertain_cells(&picture, Path::new(out));
+        }
     }
     misses.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
     println!(

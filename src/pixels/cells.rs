@@ -279,13 +279,137 @@ fn content_in(image: Rgba<'_>, rect: Rect, sizes: Sizes, inner: bool) -> Content
         return Content::Unclear;
     };
     let contrast = dist.iter().copied().max().unwrap_or(0);
+    let seen = Seen { image, dist: &dist, w, h, origin, contrast };
     if contrast < EMPTY_CONTRAST {
-        return Content::Empty;
+        return faint_glyph(&seen, sizes, inner);
     }
     let cut = (contrast / 2).max(EMPTY_CONTRAST / 2 + 12);
     let mask: Vec<bool> = dist.iter().map(|&d| d >= cut).collect();
+    match content_of(&seen, &mask, sizes, inner) {
+        Content::Unclear => second_look(&seen, &mask, cut, sizes, inner),
+        content => content,
+    }
+}
+
+/// A cell's pixels as [`distances`] gives them, with the image and the largest distance.
+struct Seen<'a> {
+    image: Rgba<'a>,
+    dist: &'a [u8],
+    w: usize,
+    h: usize,
+    origin: (usize, usize),
+    contrast: u8,
+}
+
+/// A camera photo's cell that was unclear, looked at again: past grid lines left along its
+/// sides (broken, thick, or a little inside the cell: a photo's board found a little off), and
+/// with the faint ink joined to the strong (a blurred glyph's thin strokes fall under the cut
+/// and break it into pieces). Only a glyph found so counts; anything else stays unclear (a
+/// stroke taken for a line must not leave a certain empty cell).
+fn second_look(seen: &Seen, mask: &[bool], cut: u8, sizes: Sizes, inner: bool) -> Content {
+    if let Some((x0, y0, x1, y1)) = side_lines(mask, seen.w, seen.h) {
+        let (ox, oy) = seen.origin;
+        let trimmed = content_in(seen.image, (ox + x0, oy + y0, ox + x1, oy + y1), sizes, true);
+        if matches!(trimmed, Content::Glyph(..)) {
+            return trimmed;
+        }
+    }
+    let faint = (seen.contrast / 4).max(FAINT_INK);
+    if faint >= cut {
+        return Content::Unclear;
+    }
+    let joined = hysteresis(seen.dist, seen.w, cut, faint);
+    match content_of(seen, &joined, sizes, inner) {
+        glyph @ Content::Glyph(..) => glyph,
+        _ => Content::Unclear,
+    }
+}
+
+/// A cell fainter than [`EMPTY_CONTRAST`] is empty, unless it holds a large piece of ink in
+/// its middle: a blurred photo of pale print (red digits on beige paper) can be as faint as a
+/// camera's noise on an empty cell, but noise and shading make no such piece. The ink is cut at
+/// two thirds of the cell's contrast; a piece that is one glyph is read, any other is unclear.
+fn faint_glyph(seen: &Seen, sizes: Sizes, inner: bool) -> Content {
+    if seen.contrast < FAINT_CELL {
+        return Content::Empty;
+    }
+    let cut = seen.contrast - seen.contrast / 3;
+    let mask: Vec<bool> = seen.dist.iter().map(|&d| d >= cut).collect();
+    let (w, h) = (seen.w, seen.h);
+    let middle = |b: &Blob| {
+        let glyph_sized = (b.y1 - b.y0) as f32 <= 0.95 * h as f32 && (b.x1 - b.x0) * 10 <= w * 9;
+        let (cx, cy) = ((b.x0 + b.x1 + 1) as f32 / 2.0, (b.y0 + b.y1 + 1) as f32 / 2.0);
+        let centred = (cx - w as f32 / 2.0).abs() <= OFF_CENTRE * w as f32
+            && (cy - h as f32 / 2.0).abs() <= OFF_CENTRE * h as f32;
+        glyph_sized && centred && b.height() as f32 >= sizes.big * h as f32
+    };
+    if !blobs(&mask, w).iter().any(middle) {
+        return Content::Empty;
+    }
+    match content_of(seen, &mask, sizes, inner) {
+        glyph @ Content::Glyph(..) => glyph,
+        _ => Content::Unclear,
+    }
+}
+
+/// The faintest cell [`faint_glyph`] looks for a glyph in.
+const FAINT_CELL: u8 = 24;
+
+/// The faintest ink [`second_look`] joins to a glyph's strong ink.
+const FAINT_INK: u8 = 20;
+
+/// The pixels at least `faint` that are connected to a pixel at least `strong`.
+fn hysteresis(dist: &[u8], w: usize, strong: u8, faint: u8) -> Vec<bool> {
+    let weak: Vec<bool> = dist.iter().map(|&d| d >= faint).collect();
+    let mut out = vec![false; dist.len()];
+    components(&weak, w, |piece| {
+        if piece.iter().any(|&i| dist[i] >= strong) {
+            piece.iter().for_each(|&i| out[i] = true);
+        }
+    });
+    out
+}
+
+/// The part of a `w` x `h` cell inside grid lines that run along its sides, within the outer
+/// fifth: a column (or row) with ink over most of the cell's height, from end to end (a glyph
+/// is never as tall). `None` when there is no such line.
+fn side_lines(mask: &[bool], w: usize, h: usize) -> Option<Rect> {
+    let column = |x: usize| line_through((0..h).map(|y| mask[y * w + x]), h);
+    let row = |y: usize| line_through((0..w).map(|x| mask[y * w + x]), w);
+    let (x0, x1) = inside(w, column)?;
+    let (y0, y1) = inside(h, row)?;
+    let trimmed = (x0, y0, x1, y1) != (0, 0, w - 1, h - 1);
+    (trimmed && x1 > x0 + 8 && y1 > y0 + 8).then_some((x0, y0, x1, y1))
+}
+
+/// Whether a column (or row) of `n` pixels is a line: inked over three fifths of its length
+/// and from the first twentieth to the last.
+fn line_through(inked: impl Iterator<Item = bool>, n: usize) -> bool {
+    let (mut count, mut first, mut last) = (0, None, 0);
+    for (k, ink) in inked.enumerate() {
+        if ink {
+            count += 1;
+            first = first.or(Some(k));
+            last = k;
+        }
+    }
+    let end = n / 20;
+    count * 5 >= n * 3 && first.is_some_and(|f| f <= end) && last + end + 1 >= n
+}
+
+/// The span `0..n` without the lines (`is_line`) in its outer fifths and two pixels past them.
+fn inside(n: usize, is_line: impl Fn(usize) -> bool) -> Option<(usize, usize)> {
+    let band = n / 5;
+    let lo = (0..band).rev().find(|&k| is_line(k)).map_or(0, |k| k + 2);
+    let hi = (n - band..n).find(|&k| is_line(k)).map_or(n - 1, |k| k.saturating_sub(2));
+    (hi > lo).then_some((lo, hi))
+}
+
+/// What a cell holds, its ink `mask` cut from [`Seen::dist`].
+fn content_of(seen: &Seen, mask: &[bool], sizes: Sizes, inner: bool) -> Content {
+    let Seen { image, dist, w, h, origin, contrast } = *seen;
     let speck = (w * h / 2000).max(1);
-    let blobs: Vec<Blob> = blobs(&mask, w).into_iter().filter(|b| b.pixels > speck).collect();
+    let blobs: Vec<Blob> = blobs(mask, w).into_iter().filter(|b| b.pixels > speck).collect();
     if blobs.is_empty() {
         return Content::Empty;
     }
@@ -322,21 +446,21 @@ fn content_in(image: Rgba<'_>, rect: Rect, sizes: Sizes, inner: bool) -> Content
         && blobs.iter().all(|b| b.height() as f32 <= sizes.small * hf || off_centre(b) || value(b));
     if medium {
         if marks_layout {
-            return small_marks(&blobs, &dist, (w, h), contrast, sizes);
+            return small_marks(&blobs, dist, (w, h), contrast, sizes);
         }
         return Content::Unclear;
     }
     if big.is_empty() {
-        return small_marks(&blobs, &dist, (w, h), contrast, sizes);
+        return small_marks(&blobs, dist, (w, h), contrast, sizes);
     }
     let Some((gx0, gy0, gx1, gy1)) = glyph_box(&blobs, &big, w, h) else {
         // A small centred glyph beside other marks is the middle mark of a layout.
         if marks_layout {
-            return small_marks(&blobs, &dist, (w, h), contrast, sizes);
+            return small_marks(&blobs, dist, (w, h), contrast, sizes);
         }
         return Content::Unclear;
     };
-    glyph(image, &dist, &mask, w, h, origin, (gx0, gy0, gx1, gy1))
+    glyph(image, dist, mask, w, h, origin, (gx0, gy0, gx1, gy1))
 }
 
 /// A cell with only small marks: pencil marks, unless they stack up like a broken glyph:
