@@ -44,3 +44,46 @@ fn marks_stacked_apart_in_the_middle_column_are_pencil_marks() {
     assert!(read.cells[40].is_certain(), "{read}");
     assert_eq!(score(&read, &p).1, 0, "{read}");
 }
+
+/// A given printed pale (red print on beige paper, photographed, is as faint) is less than
+/// [`super::EMPTY_CONTRAST`] from its cell: a large glyph in the cell's middle is read or left
+/// uncertain, never taken for a certain empty cell (which loses a given).
+#[test]
+fn a_pale_given_is_never_a_certain_empty_cell() {
+    let p = puzzle(9, 3, 3, 23, false, false);
+    let i = p.cells.iter().position(|d| matches!(d, Drawn::Given(_))).expect("a given");
+    let Drawn::Given(v) = p.cells[i] else { unreachable!() };
+    let s = Style { cell: 48, ..LIGHT };
+    let mut c = board(&p, &s);
+    let plain = read(c.view()).expect("the board is found");
+    let ((y0, y1), (x0, x1)) = (plain.board.rows[i / 9], plain.board.cols[i % 9]);
+    c.rect(x0, y0, x1 - x0 + 1, y1 - y0 + 1, s.bg);
+    let (cx, cy) = ((x0 + x1) as f32 / 2.0, (y0 + y1) as f32 / 2.0);
+    let size = s.cell as f32 * s.scale;
+    c.glyph(&font(0), char::from(b'0' + v), size, cx, cy, [222, 222, 222]);
+    let pale = read(c.view()).expect("the board is found");
+    let cell = pale.cells[i];
+    assert!(
+        !cell.is_certain() || cell.value == Some(v),
+        "r{}c{} {cell:?}\n{pale}",
+        i / 9 + 1,
+        i % 9 + 1
+    );
+    assert_eq!(score(&pale, &p).1, 0, "{pale}");
+}
+
+/// A thick grid line left inside a cell along its side (a photo's board found a few pixels off): the
+/// value inside it is read, past the line (it was uncertain).
+#[test]
+fn a_value_past_a_line_left_along_its_side_is_read() {
+    let p = puzzle(9, 3, 3, 24, false, false);
+    let i = p.cells.iter().position(|d| matches!(d, Drawn::Given(_))).expect("a given");
+    let mut c = board(&p, &Style { cell: 48, ..LIGHT });
+    let plain = read(c.view()).expect("the board is found");
+    let ((y0, y1), (x0, _)) = (plain.board.rows[i / 9], plain.board.cols[i % 9]);
+    c.rect(x0 + 5, y0, 3, y1 - y0 + 1, [30, 30, 30]);
+    let lined = read(c.view()).expect("the board is found");
+    assert_eq!(lined.cells[i].value, expected(&p.cells[i]).0, "{lined}");
+    assert!(lined.cells[i].is_certain(), "{lined}");
+    assert_eq!(score(&lined, &p).1, 0, "{lined}");
+}
