@@ -72,8 +72,8 @@ fn a_pale_given_is_never_a_certain_empty_cell() {
     assert_eq!(score(&pale, &p).1, 0, "{pale}");
 }
 
-/// A thick grid line left inside a cell along its side (a photo's board found a few pixels off): the
-/// value inside it is read, past the line (it was uncertain).
+/// A thick grid line left inside a cell along its side (a photo's board found a few pixels
+/// off): the value inside it is read, past the line (it was uncertain before the second look).
 #[test]
 fn a_value_past_a_line_left_along_its_side_is_read() {
     let p = puzzle(9, 3, 3, 24, false, false);
