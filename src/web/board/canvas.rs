@@ -334,9 +334,7 @@ fn min_givens(site: &Site, shot: &Shot) -> usize {
 fn variant_of(shot: &Shot, spec: VariantSpec) -> Result<Found, VariantError> {
     let cages = shot.cages.clone()?;
     let found = Found { cages, notes: shot.notes.clone(), ..Found::default() };
-    let why =
-        if found.notes.is_empty() { "no cage outlines".into() } else { found.notes.join("; ") };
-    tracing::info!("variant: {} ({why})", found.name());
+    tracing::info!("variant: {} ({})", found.name(), found.why("no cage outlines"));
     found.require(spec)
 }
 

@@ -92,8 +92,7 @@ pub async fn read_marked(
     }
     let found = found.require(dom.variant)?;
     let geometry = found.geometry(base)?;
-    let why =
-        if found.notes.is_empty() { "no variant marks".into() } else { found.notes.join("; ") };
+    let why = found.why("no variant marks");
     tracing::info!(elapsed = ?t.elapsed(), "variant: {} ({why})", found.name());
     Ok((board, geometry))
 }

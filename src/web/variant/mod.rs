@@ -78,6 +78,11 @@ impl Found {
         }
     }
 
+    /// What was seen, for `-v`: the notes, or `none` when there are none.
+    pub fn why(&self, none: &str) -> String {
+        if self.notes.is_empty() { none.into() } else { self.notes.join("; ") }
+    }
+
     /// This variant when it is `spec` (see [`Found::matches`]); else the board is refused as
     /// not the site's.
     pub fn require(self, spec: VariantSpec) -> Result<Found, VariantError> {
