@@ -266,11 +266,16 @@ fn read_picture(
     image: &sudobot::pixels::RgbaImage,
 ) -> (Result<sudobot::pixels::PictureRead, sudobot::pixels::PixelError>, Outlined, Vec<String>) {
     use sudobot::pixels::{self, PictureRead};
-    match image.view().and_then(pixels::killer::read) {
+    let view = match image.view() {
+        Ok(view) => view,
+        Err(e) => return (Err(e), Ok(None), Vec::new()),
+    };
+    match pixels::killer::read(view) {
         Ok(k) if !matches!(k.cages, Ok(None)) || k.read.uncertain().is_empty() => {
             (Ok(PictureRead { read: k.read, straightened: None }), k.cages, k.notes)
         }
-        _ => (image.view().and_then(pixels::read_picture_in), Ok(None), Vec::new()),
+        // A classic board read as it is (the same read as `pixels::read`), or none found.
+        direct => (pixels::read_picture_after(view, direct.map(|k| k.read)), Ok(None), Vec::new()),
     }
 }
 

@@ -555,10 +555,20 @@ impl PictureRead {
 
 /// [`read_picture`], keeping the straightened picture when the board was found only in it.
 pub fn read_picture_in(image: Rgba<'_>) -> Result<PictureRead, PixelError> {
+    read_picture_after(image, read(image))
+}
+
+/// [`read_picture_in`] once the board was looked for in `image` as it is: `direct` is what
+/// [`read`] (or a read like it, such as [`killer::read`]'s) gave, so the picture is not
+/// searched twice.
+pub fn read_picture_after(
+    image: Rgba<'_>,
+    direct: Result<BoardRead, PixelError>,
+) -> Result<PictureRead, PixelError> {
     // A board found as it is, but with cells it could not tell, may be a photo's board found
     // without its perspective undone: the straightened picture is read too, and kept only
     // when it reads better.
-    let (direct, first) = match read(image) {
+    let (direct, first) = match direct {
         Ok(read) if read.uncertain().is_empty() => {
             return Ok(PictureRead { read, straightened: None });
         }
