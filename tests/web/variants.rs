@@ -1,13 +1,20 @@
-//! Variant boards on the web (`tests/fixtures/web/variants/`): a Killer drawn as a `<table>`
-//! with dashed cage outlines and corner sums (sudoku.name's board in its Killer mode), a Killer
-//! drawn in SVG (dashed `<rect>`, `<polyline>` and `<path>` cages, `<text>` sums) found by
-//! itself, a Killer drawn on a `<canvas>` read from its pixels, a jigsaw of `<div>` cells with
-//! thick region borders and `Game.areas` in its page state (puzzle-jigsaw-sudoku.com), an X
-//! with shaded diagonals found by itself (`--url` alone). Each page checks a finished board by
-//! its own variant's rules and reports "solved"; each has an inconsistent version (`?bad=...`:
-//! a sum that does not add up, a region of the wrong size, a diagonal cell unshaded) that is
-//! refused with no key reaching any cell (the pages report every key a cell gets, under
-//! `<page>-typed`). Every Killer is played in Firefox too.
+//! Variant boards on the web (`tests/fixtures/web/variants/`):
+//! - a Killer drawn as a `<table>` with dashed cage outlines and corner sums (sudoku.name's
+//!   board in its Killer mode);
+//! - a Killer drawn in SVG (dashed `<rect>`, `<polyline>` and `<path>` cages, `<text>` sums),
+//!   found by itself;
+//! - a Killer drawn on a `<canvas>`, read from its pixels;
+//! - a jigsaw of `<div>` cells with thick region borders and `Game.areas` in its page state
+//!   (puzzle-jigsaw-sudoku.com);
+//! - an X with shaded diagonals, found by itself (`--url` alone);
+//! - a jigsaw and an X drawn in SVG (region outlines as thick `<path>`s, diagonals as
+//!   `<line>`s), found by themselves.
+//!
+//! Each page checks a finished board by its own variant's rules and reports "solved"; each has
+//! an inconsistent version (`?bad=...`: a sum that does not add up, a region of the wrong size,
+//! a diagonal cell unshaded or undrawn) that is refused with no key reaching any cell (the
+//! pages report every key a cell gets, under `<page>-typed`). Every page is played in Firefox
+//! too.
 
 use super::server::FixtureServer;
 use super::{assert_code, browser_lock, sudobot, text};
@@ -133,6 +140,30 @@ fn jigsaw_and_x_boards_are_found_by_their_borders_and_shading_and_solved() {
     assert_eq!(server.verdicts("x"), ["solved"]);
     let stderr = text(&out).1;
     assert!(variant_line(&stderr).contains("X: the 17 cells of both diagonals"), "{stderr}");
+}
+
+/// A jigsaw whose regions are outlined by thick SVG `<path>`s and an X whose diagonals are
+/// SVG `<line>`s, both found with `--url` alone; one drawn region of 8 cells, or one diagonal
+/// alone, is refused with nothing typed.
+#[test]
+fn jigsaw_and_x_drawn_as_svg_strokes_are_read_from_them() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = run(&server, None, "lines_svg.html", &[]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("jigsaw_svg"), ["solved"], "the page's own check");
+    let stderr = text(&out).1;
+    let line = variant_line(&stderr);
+    assert!(line.contains("variant: jigsaw") && line.contains("9 connected regions"), "{stderr}");
+    let out = run(&server, None, "lines_svg.html?variant=x", &[]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("x_svg"), ["solved"], "two solutions without the diagonals");
+    let line = variant_line(&text(&out).1).to_string();
+    assert!(line.contains("a line drawn across from corner to corner"), "{line}");
+    let out = run(&server, None, "lines_svg.html?bad=region", &[]);
+    assert_refused(&server, "jigsaw_svg_bad", &out, "the region at r1c1 has 8 cells, not 9");
+    let out = run(&server, None, "lines_svg.html?variant=x&bad=diagonal", &[]);
+    assert_refused(&server, "x_svg_bad", &out, "9 of the 17 diagonal cells have a line drawn");
 }
 
 #[test]
@@ -274,8 +305,14 @@ fn firefox_plays_the_jigsaw_and_the_x() {
     assert_eq!(server.verdicts("jigsaw"), ["solved"]);
     let stderr = text(&out).1;
     assert!(variant_line(&stderr).contains("`Game.areas` holds the regions drawn"), "{stderr}");
-    let out = run(&server, None, "x.html", &firefox);
-    assert_code(&out, 0);
-    assert_eq!(server.verdicts("x"), ["solved"]);
-    assert!(variant_line(&text(&out).1).contains("variant: x"), "{}", text(&out).1);
+    for (file, page, variant) in [
+        ("x.html", "x", "variant: x"),
+        ("lines_svg.html", "jigsaw_svg", "variant: jigsaw"),
+        ("lines_svg.html?variant=x", "x_svg", "variant: x"),
+    ] {
+        let out = run(&server, None, file, &firefox);
+        assert_code(&out, 0);
+        assert_eq!(server.verdicts(page), ["solved"], "{file}");
+        assert!(variant_line(&text(&out).1).contains(variant), "{file}: {}", text(&out).1);
+    }
 }

@@ -111,8 +111,9 @@ fn regions(
     Ok(Some(label))
 }
 
-/// The X mark: a background colour or a class that most diagonal cells have and few others. Exact
-/// (every diagonal cell and no other) is an X; anything close to it is refused.
+/// The X mark: a background colour, a class or a line drawn across from corner to corner that
+/// most diagonal cells have and few others. Exact (every diagonal cell and no other) is an X;
+/// anything close to it is refused.
 fn diagonals(
     side: usize,
     marks: &[CellMarks],
@@ -124,7 +125,8 @@ fn diagonals(
     for (i, m) in marks.iter().enumerate() {
         let colours = m.backgrounds.iter().map(|b| format!("background {b}"));
         let classes = m.classes.iter().map(|c| format!("class `{c}`"));
-        for what in colours.chain(classes) {
+        let crossed = m.crossed.then(|| "a line drawn across from corner to corner".to_string());
+        for what in colours.chain(classes).chain(crossed) {
             match looks.iter_mut().find(|(w, _)| *w == what) {
                 Some((_, cells)) if cells.last() == Some(&i) => {}
                 Some((_, cells)) => cells.push(i),
@@ -403,6 +405,23 @@ mod tests {
             }
         }
         assert_eq!(establish(9, &chequer, Some((3, 3))).unwrap().name(), "classic");
+
+        #[test]
+        fn diagonals_drawn_as_lines_are_an_x_board_and_one_line_alone_is_refused() {
+            let cross = |both: bool| {
+                let mut m = marks(&boxes(), None);
+                for (i, cell) in m.iter_mut().enumerate() {
+                    let (r, c) = (i / 9, i % 9);
+                    cell.crossed = r == c || (both && r + c == 8);
+                }
+                m
+            };
+            let found = establish(9, &cross(true), Some((3, 3))).unwrap();
+            assert!(found.diagonals, "{found:?}");
+            assert!(found.notes.iter().any(|n| n.contains("a line drawn across")), "{found:?}");
+            let e = establish(9, &cross(false), Some((3, 3))).unwrap_err();
+            assert!(e.to_string().contains("9 of the 17 diagonal cells"), "{e}");
+        }
     }
 
     #[test]

@@ -5,12 +5,17 @@
 //! - an element cell: the borders, backgrounds and classes of the cell element and of its
 //!   ancestors that hold no other cell (the cell's box: a `<td>` around an `<input>`), and the
 //!   text in that box outside the cell element (a Killer sum in the corner);
-//! - an SVG cell (a `<rect>`): the dashed shapes of its `<svg>` (`<path>`, `<polyline>`,
-//!   `<polygon>`, `<rect>`, `<line>` with a `stroke-dasharray`), sampled along their length in
-//!   screen coordinates, mark a side where a stretch of them runs along the middle of it (a cage
-//!   outline drawn on the cell edge or inset from it; corners, where inset outlines turn, say
-//!   nothing); its fill is its background; the `<text>`s over it other than its value are its
-//!   small text.
+//! - an SVG cell (a `<rect>`): the stroked shapes of its `<svg>` (`<path>`, `<polyline>`,
+//!   `<polygon>`, `<rect>`, `<line>`), sampled along their length in screen coordinates:
+//!   - a dashed one (`stroke-dasharray`) marks a side dashed where a stretch of it runs along
+//!     the middle of it (a cage outline drawn on the cell edge or inset from it; corners, where
+//!     inset outlines turn, say nothing);
+//!   - a solid one gives a side its width where it runs along the cell edge (a region border),
+//!     as the cell's own stroke gives all four;
+//!   - a stroke of either kind that runs along most of one of the cell's diagonals crosses it
+//!     (an X diagonal drawn as a line);
+//!
+//!   its fill is its background; the `<text>`s over it other than its value are its small text.
 
 use serde::Deserialize;
 
@@ -18,7 +23,7 @@ use super::{CellMarks, SideMark, VariantError};
 use crate::web::read::CELL_JS;
 
 /// Defines `variantMarks(sel)` (per matched cell, document order:
-/// `[[[width, dashed] x 4], [backgrounds], [classes], small text]`) and `stateAt(path)` (the
+/// `[[[width, dashed] x 4], [backgrounds], [classes], small text, crossed]`) and `stateAt(path)` (the
 /// JSON copy of a dotted page-state path from `window`, or null). Needs [`CELL_JS`] before it.
 pub const MARKS_FN: &str = r#"
 const variantMarks = sel => {
@@ -61,7 +66,7 @@ const variantMarks = sel => {
         small += t.textContent;
       }
     }
-    return [marks, backgrounds, classes, small.trim()];
+    return [marks, backgrounds, classes, small.trim(), false];
   };
   // A shape's outline as lines of points in its own coordinates: straight pieces read from its
   // attributes (a path of M, L, H, V and Z commands too), else points along its length.
@@ -128,7 +133,13 @@ const variantMarks = sel => {
     lines.push(line);
     return lines;
   };
-  // Per <svg>: its dashed shapes as short segments in screen coordinates, and its texts.
+  // A shape's stroke width in screen pixels (its user units scaled by its transform).
+  const strokeWidth = (g, s) => {
+    const m = g.getScreenCTM();
+    return m ? (parseFloat(s.strokeWidth) || 0) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : 0;
+  };
+  // Per <svg>: its stroked shapes as short segments in screen coordinates (with the stroke's
+  // width there and whether it is dashed), and its texts.
   const svgSeen = new Map();
   const svgOf = svg => {
     if (svgSeen.has(svg)) return svgSeen.get(svg);
@@ -136,10 +147,10 @@ const variantMarks = sel => {
     for (const g of svg.querySelectorAll('path, polyline, polygon, rect, line')) {
       if (cellSet.has(g)) continue;
       const s = getComputedStyle(g);
-      if (!s.strokeDasharray || s.strokeDasharray === 'none' || clear(s.stroke)) continue;
-      if (s.display === 'none' || s.visibility === 'hidden' || !(parseFloat(s.strokeWidth) > 0)) continue;
-      const m = g.getScreenCTM();
-      if (!m) continue;
+      if (clear(s.stroke) || s.display === 'none' || s.visibility === 'hidden') continue;
+      const dashed = !!s.strokeDasharray && s.strokeDasharray !== 'none';
+      const m = g.getScreenCTM(), width = strokeWidth(g, s);
+      if (!m || !(width > 0)) continue;
       for (const line of outline(g)) {
         for (let k = 1; k < line.length; k++) {
           const a = new DOMPoint(line[k - 1][0], line[k - 1][1]).matrixTransform(m);
@@ -147,7 +158,8 @@ const variantMarks = sel => {
           const n = Math.min(1000, Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / 2)));
           for (let j = 0; j < n; j++) {
             segs.push([a.x + (b.x - a.x) * j / n, a.y + (b.y - a.y) * j / n,
-                       a.x + (b.x - a.x) * (j + 1) / n, a.y + (b.y - a.y) * (j + 1) / n]);
+                       a.x + (b.x - a.x) * (j + 1) / n, a.y + (b.y - a.y) * (j + 1) / n,
+                       width, dashed]);
           }
         }
       }
@@ -175,21 +187,44 @@ const variantMarks = sel => {
         if (list) for (const seg of list) segs.push(seg);
       }
     }
-    for (const [x1, y1, x2, y2] of segs) {
+    const own = getComputedStyle(e);
+    const ownWidth = clear(own.stroke) ? 0 : strokeWidth(e, own);
+    for (const k of [0, 1, 2, 3]) marks[k][0] = ownWidth;
+    const edge = Math.min(r.width, r.height) * 0.15;
+    // How far along each of the cell's diagonals (down-right, down-left) strokes run close to it.
+    const along = [[Infinity, -Infinity], [Infinity, -Infinity]];
+    for (const [x1, y1, x2, y2, width, dashed] of segs) {
       const x = (x1 + x2) / 2, y = (y1 + y2) / 2;
       if (x < r.left - 0.5 || x > r.right + 0.5 || y < r.top - 0.5 || y > r.bottom + 0.5) continue;
       const dx = Math.min(x - r.left, r.right - x), dy = Math.min(y - r.top, r.bottom - y);
       const wide = Math.abs(x2 - x1), tall = Math.abs(y2 - y1);
-      if (wide > 2 * tall && dy < band && dx > band) marks[y - r.top < r.bottom - y ? 0 : 2][1] = true;
-      if (tall > 2 * wide && dx < band && dy > band) marks[x - r.left < r.right - x ? 3 : 1][1] = true;
+      const top = y - r.top < r.bottom - y ? 0 : 2, left = x - r.left < r.right - x ? 3 : 1;
+      if (dashed) {
+        if (wide > 2 * tall && dy < band && dx > band) marks[top][1] = true;
+        if (tall > 2 * wide && dx < band && dy > band) marks[left][1] = true;
+      } else {
+        if (wide > 2 * tall && dy < edge && dx > band) marks[top][0] = Math.max(marks[top][0], width);
+        if (tall > 2 * wide && dx < edge && dy > band) marks[left][0] = Math.max(marks[left][0], width);
+      }
+      if (wide > 0.5 * tall && tall > 0.5 * wide) {
+        const u = (x - r.left) / r.width, v = (y - r.top) / r.height;
+        const k = (x2 - x1) * (y2 - y1) > 0 ? 0 : 1;
+        // Distance from the diagonal, in cell sides, and the position along it (0 to 1).
+        const off = k === 0 ? Math.abs(u - v) : Math.abs(u + v - 1), at = k === 0 ? (u + v) / 2 : (u + 1 - v) / 2;
+        if (off < 0.1 && at >= 0 && at <= 1) {
+          along[k][0] = Math.min(along[k][0], at);
+          along[k][1] = Math.max(along[k][1], at);
+        }
+      }
     }
+    const crossed = along.some(([a, b]) => b - a >= 0.6);
     const value = overText(e);
     const small = [];
     for (const [t, x, y] of texts) {
       if (t !== value && inside(r, x, y) && t.textContent.trim()) small.push(t.textContent.trim());
     }
     const fill = getComputedStyle(e).fill;
-    return [marks, clear(fill) ? [] : [fill], Array.from(e.classList), small.join(' ')];
+    return [marks, clear(fill) ? [] : [fill], Array.from(e.classList), small.join(' '), crossed];
   };
   return cells.map(e => e.ownerSVGElement ? svgMarks(e) : htmlMarks(e));
 };
@@ -214,7 +249,7 @@ pub static MARKS_JS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 
 /// One cell as `variantMarks` returns it.
 #[derive(Debug, Deserialize)]
-pub struct ScriptMarks([(f64, bool); 4], Vec<String>, Vec<String>, String);
+pub struct ScriptMarks([(f64, bool); 4], Vec<String>, Vec<String>, String, bool);
 
 /// A Killer sum: one to three digits, nothing else.
 fn sum_of(text: &str) -> Option<u32> {
@@ -238,12 +273,15 @@ pub fn in_reading_order(
         return Err(VariantError::Script(format!("{} cells marked for {n}", cells.len())));
     }
     let mut out = vec![CellMarks::default(); n];
-    for (ScriptMarks(sides, backgrounds, classes, small), &i) in cells.into_iter().zip(dom_order) {
+    for (ScriptMarks(sides, backgrounds, classes, small, crossed), &i) in
+        cells.into_iter().zip(dom_order)
+    {
         out[i] = CellMarks {
             sides: sides.map(|(width, dashed)| SideMark { width, dashed }),
             backgrounds,
             classes,
             sum: sum_of(&small),
+            crossed,
         };
     }
     Ok(out)

@@ -36,6 +36,8 @@ pub struct CellMarks {
     pub classes: Vec<String>,
     /// A number written beside the value (a Killer sum), if any.
     pub sum: Option<u32>,
+    /// A line is drawn across the cell from corner to corner (an X diagonal).
+    pub crossed: bool,
 }
 
 /// What a board's marks established.
