@@ -204,6 +204,70 @@ pub enum OutlineError {
     },
 }
 
+/// Why the thick borders drawn between a board's cells do not make its jigsaw regions.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegionError {
+    /// A thick border with the same region on both sides.
+    #[error("the thick border between {a} and {b} lies inside one region")]
+    Inside {
+        /// The cell left of or above it.
+        a: Cell,
+        /// The cell right of or below it.
+        b: Cell,
+    },
+    /// Not `side` regions.
+    #[error("they make {count} regions, not {side}")]
+    Count {
+        /// How many they make.
+        count: usize,
+        /// The board's side.
+        side: usize,
+    },
+    /// A region of the wrong size.
+    #[error("the region at {first} has {size} cells, not {side}")]
+    Size {
+        /// Its first cell in reading order.
+        first: Cell,
+        /// Its cells.
+        size: usize,
+        /// The board's side.
+        side: usize,
+    },
+}
+
+/// The jigsaw regions that the inner edges `edges` draw on a board of `side`: each edge is
+/// the reading-order indices of its two cells and whether a thick border is drawn there. The
+/// region of every cell (numbered in reading order) once the thin edges join `side` regions
+/// of `side` cells and no thick border lies inside one.
+pub fn bordered_regions(
+    side: usize,
+    edges: &[(usize, usize, bool)],
+) -> Result<Vec<usize>, RegionError> {
+    let n = side * side;
+    let label = joined_groups(n, edges.iter().filter(|e| !e.2).map(|e| (e.0, e.1)));
+    if let Some(&(a, b, _)) =
+        edges.iter().find(|e| e.2 && e.0 < n && e.1 < n && label[e.0] == label[e.1])
+    {
+        return Err(RegionError::Inside {
+            a: Cell::from_index(a, side),
+            b: Cell::from_index(b, side),
+        });
+    }
+    let count = label.iter().max().map_or(0, |m| m + 1);
+    if count != side {
+        return Err(RegionError::Count { count, side });
+    }
+    for region in 0..side {
+        let size = label.iter().filter(|&&l| l == region).count();
+        if size != side {
+            let first = label.iter().position(|&l| l == region).unwrap_or(0);
+            return Err(RegionError::Size { first: Cell::from_index(first, side), size, side });
+        }
+    }
+    Ok(label)
+}
+
 /// The groups of the `n` cells that the pairs `joined` (reading-order indices; a pair out of
 /// range is ignored) connect: each cell's group, the groups numbered in reading order of their
 /// first cells. Killer cages and jigsaw regions are both such groups of a board's cells.

@@ -13,6 +13,7 @@ pub mod digits;
 pub mod killer;
 mod puzzle;
 mod rectify;
+mod regions;
 pub mod watch;
 
 #[cfg(test)]
@@ -95,6 +96,16 @@ pub enum PixelError {
     /// A 6x6 board drawn without thicker box lines: its boxes may be 3x2 or 2x3.
     #[error("a 6x6 or 12x12 board was found, but no thicker lines show the shape of its boxes")]
     BoxesUnseen,
+    /// Thick lines between cells that are not box lines: a jigsaw's region borders.
+    #[error(
+        "the board is drawn with {off_boxes} thick lines between cells off its box lines ({regions}): a jigsaw's regions are not read from pixels"
+    )]
+    Regions {
+        /// The thick inner edges off the box boundaries.
+        off_boxes: usize,
+        /// What they make: regions, or why not.
+        regions: String,
+    },
     /// The digit templates are missing from this build.
     #[error(
         "the digit templates are missing or damaged (rebuild them: cargo run --example pixel_templates)"
@@ -521,6 +532,14 @@ fn read_board(image: Rgba<'_>, board: Board) -> Result<BoardRead, PixelError> {
     }
     if matches!(board.side, 6 | 12) && !board.boxes_seen {
         return Err(PixelError::BoxesUnseen);
+    }
+    // Never a jigsaw read as boxes: region borders are refused before any cell is read.
+    if let Some(borders) = regions::thick_borders(image, &board) {
+        let regions = match borders.regions {
+            Ok(_) => format!("they outline {0} regions of {0} cells", board.side),
+            Err(e) => e.to_string(),
+        };
+        return Err(PixelError::Regions { off_boxes: borders.off_boxes, regions });
     }
     let cells = cells::read_cells(image, &board);
     Ok(BoardRead { board, cells })

@@ -691,18 +691,21 @@ async fn canvas_found(
     let Some(selector) = selector else {
         return Err(DiscoverError::NoSelector { what });
     };
+    let variant = super::board::canvas::variant_seen(driver, &selector).await;
     let board = BoardSpec::Pixels(PixelSpec {
         element: selector.clone(),
         min_givens: None,
         ready_timeout_ms: None,
-        variant: crate::web::spec::VariantSpec::Auto,
+        variant,
     });
     let mut site = page_site(url, board);
     site.frames = frame_path(frame);
     site.fill.strategy = Strategy::Click;
+    let killer =
+        if variant == VariantSpec::Killer { ", a Killer by its cage outlines" } else { "" };
     let why = format!(
-        "{what} at `{selector}` and no board made of elements: read from its pixels; typed by \
-         clicking each cell's centre, then its key"
+        "{what} at `{selector}` and no board made of elements: read from its pixels{killer}; \
+         typed by clicking each cell's centre, then its key"
     );
     let others = rejected.into_iter().map(|r| r.0).collect();
     Ok(Found { site, why, others, givens: 0, took: Duration::ZERO })

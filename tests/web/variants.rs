@@ -222,7 +222,8 @@ fn firefox_plays_the_killer_table_svg_and_canvas() {
 }
 
 /// A Killer drawn on a canvas, found with `--url` alone: its cages are read from its pixels
-/// (dashed outlines inside the cells, sums in the corners) and it is played as a Killer.
+/// (dashed outlines inside the cells, sums in the corners) and it is played as a Killer;
+/// `sites learn` writes its variant down.
 #[test]
 fn a_killer_canvas_is_read_from_its_pixels_and_solved() {
     let _lock = browser_lock();
@@ -236,6 +237,13 @@ fn a_killer_canvas_is_read_from_its_pixels_and_solved() {
     assert!(line.contains("variant: killer"), "{stderr}");
     assert!(line.contains("34 cages whose sums add up to 405"), "{line}");
     assert!(stdout.contains("typed 81 cells"), "no givens: {stdout}");
+    // `sites learn` writes the Killer down.
+    let url = server.url("variants/killer_canvas.html");
+    let out = super::sudobot_plain(&["sites", "learn", "--url", &url, "--headless"]);
+    assert_code(&out, 0);
+    let toml = text(&out).0;
+    assert!(toml.contains("read = \"pixels\"\n"), "{toml}");
+    assert!(toml.contains("variant = \"killer\"\n"), "{toml}");
 }
 
 #[test]

@@ -43,12 +43,6 @@ fn edges(side: usize, marks: &[CellMarks]) -> Vec<Edge> {
     out
 }
 
-/// The groups of cells joined by the edges `joined` keeps, labelled in reading order.
-fn components(side: usize, edges: &[Edge], joined: impl Fn(&Edge) -> bool) -> Vec<usize> {
-    let pairs = edges.iter().filter(|e| joined(e)).map(|e| (e.a, e.b));
-    crate::grid::killer::joined_groups(side * side, pairs)
-}
-
 /// Whether an edge lies on a box boundary of `width x height` boxes.
 fn on_box_boundary(side: usize, e: &Edge, (width, height): (usize, usize)) -> bool {
     let (ra, ca, rb, cb) = (e.a / side, e.a % side, e.b / side, e.b % side);
@@ -81,29 +75,10 @@ fn regions(
         ));
         return Ok(None);
     }
-    let label = components(side, edges, |e| e.width <= cut);
-    let bad = |why: String| VariantError::Regions { thick: thick.len(), why };
-    if let Some(e) = thick.iter().find(|e| label[e.a] == label[e.b]) {
-        return Err(bad(format!(
-            "the thick border between {} and {} lies inside one region",
-            Cell::from_index(e.a, side),
-            Cell::from_index(e.b, side)
-        )));
-    }
-    let count = label.iter().max().map_or(0, |m| m + 1);
-    if count != side {
-        return Err(bad(format!("they make {count} regions, not {side}")));
-    }
-    for region in 0..side {
-        let size = label.iter().filter(|&&l| l == region).count();
-        if size != side {
-            let first = label.iter().position(|&l| l == region).unwrap_or(0);
-            return Err(bad(format!(
-                "the region at {} has {size} cells, not {side}",
-                Cell::from_index(first, side)
-            )));
-        }
-    }
+    let pairs: Vec<(usize, usize, bool)> =
+        edges.iter().map(|e| (e.a, e.b, e.width > cut)).collect();
+    let label = killer::bordered_regions(side, &pairs)
+        .map_err(|e| VariantError::Regions { thick: thick.len(), why: e.to_string() })?;
     notes.push(format!(
         "jigsaw: {} thick borders between cells make {side} connected regions of {side} cells",
         thick.len()
@@ -405,23 +380,23 @@ mod tests {
             }
         }
         assert_eq!(establish(9, &chequer, Some((3, 3))).unwrap().name(), "classic");
+    }
 
-        #[test]
-        fn diagonals_drawn_as_lines_are_an_x_board_and_one_line_alone_is_refused() {
-            let cross = |both: bool| {
-                let mut m = marks(&boxes(), None);
-                for (i, cell) in m.iter_mut().enumerate() {
-                    let (r, c) = (i / 9, i % 9);
-                    cell.crossed = r == c || (both && r + c == 8);
-                }
-                m
-            };
-            let found = establish(9, &cross(true), Some((3, 3))).unwrap();
-            assert!(found.diagonals, "{found:?}");
-            assert!(found.notes.iter().any(|n| n.contains("a line drawn across")), "{found:?}");
-            let e = establish(9, &cross(false), Some((3, 3))).unwrap_err();
-            assert!(e.to_string().contains("9 of the 17 diagonal cells"), "{e}");
-        }
+    #[test]
+    fn diagonals_drawn_as_lines_are_an_x_board_and_one_line_alone_is_refused() {
+        let cross = |both: bool| {
+            let mut m = marks(&boxes(), None);
+            for (i, cell) in m.iter_mut().enumerate() {
+                let (r, c) = (i / 9, i % 9);
+                cell.crossed = r == c || (both && r + c == 8);
+            }
+            m
+        };
+        let found = establish(9, &cross(true), Some((3, 3))).unwrap();
+        assert!(found.diagonals, "{found:?}");
+        assert!(found.notes.iter().any(|n| n.contains("a line drawn across")), "{found:?}");
+        let e = establish(9, &cross(false), Some((3, 3))).unwrap_err();
+        assert!(e.to_string().contains("9 of the 17 diagonal cells"), "{e}");
     }
 
     #[test]
