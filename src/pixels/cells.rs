@@ -59,7 +59,8 @@ const PROBABLE: f32 = 0.25;
 /// examples of how this board draws them. A glyph that looks like none of the sure examples
 /// of a digit (of the same kind: givens and entries may use different fonts) is not that
 /// digit, which can only widen the margin of an uncertain read; a glyph that looks like a
-/// sure example of another digit, or unlike the sure examples of its own, becomes uncertain.
+/// sure example of another digit (as much as like any of its own), or unlike the sure examples
+/// of its own, becomes uncertain.
 pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
     let (mut out, scores, net_sure) = read_all(image, board, USUAL);
     // Sure reads teach the board's font; newly sure cells teach it more, a few rounds.
@@ -129,11 +130,15 @@ fn own_font(
                 .filter_map(|&(j, _, _)| scores[j].as_ref().map(|s| score.similarity(s)))
                 .reduce(f32::max)
         };
+        // A sure example of another digit drawn alike counts against the read only when no
+        // sure example of the read digit is closer: in a blurred photo a 6 and an 8 of the
+        // same font can be that alike, but each is still nearest its own digit.
+        let own = closest(&sure, value);
         for digit in 1..=9u8 {
             if let Some(c) = closest(&sure, digit) {
                 if digit == value {
                     unlike_own = c < OTHER_GLYPH;
-                } else if c >= SAME_GLYPH {
+                } else if c >= SAME_GLYPH && own.is_none_or(|o| c >= o) {
                     looks_like_other = true;
                 }
             }
