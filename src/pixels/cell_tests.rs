@@ -130,3 +130,19 @@ fn a_glyph_nearest_a_sure_example_of_its_own_digit_stays_certain() {
     let revised = super::own_font(&out, &scores, &[false; 3]);
     assert!(!revised[2].is_certain(), "{:?}", revised[2]);
 }
+
+/// A speck beside a given (a dot of dirt or ink on the printed paper, wt-image1082 r9c5): the
+/// value is read past it (it was uncertain: a piece beside the glyph).
+#[test]
+fn a_value_beside_a_speck_is_read() {
+    let p = puzzle(9, 3, 3, 25, false, false);
+    let i = p.cells.iter().position(|d| matches!(d, Drawn::Given(_))).expect("a given");
+    let mut c = board(&p, &Style { cell: 48, ..LIGHT });
+    let plain = read(c.view()).expect("the board is found");
+    let ((_, y1), (x0, _)) = (plain.board.rows[i / 9], plain.board.cols[i % 9]);
+    c.rect(x0 + 7, y1 - 11, 4, 4, [30, 30, 30]);
+    let specked = read(c.view()).expect("the board is found");
+    assert_eq!(specked.cells[i].value, expected(&p.cells[i]).0, "{specked}");
+    assert!(specked.cells[i].is_certain(), "{specked}");
+    assert_eq!(score(&specked, &p).1, 0, "{specked}");
+}
