@@ -96,8 +96,12 @@ fn opinions(p: &Picture, i: usize) -> String {
     let net = classifier::builtin()
         .map(|n| classifier::read(n, &features, p.side))
         .map_or("no net".into(), |r| format!("net {} p {:.3}", r.value, r.probability));
-    let template = digits::classify(&features)
-        .map_or("no templates".into(), |g| format!("templates {} c {:.2}", g.digit, g.confidence));
+    let template = digits::classify(&features).map_or("no templates".into(), |g| {
+        format!(
+            "templates {} s {:.3} c {:.2} (next {} s {:.3}, no digit s {:.3})",
+            g.digit, g.similarity, g.confidence, g.second, g.runner_up, g.not_a_digit
+        )
+    });
     format!("{net}, {template}")
 }
 
@@ -148,6 +152,12 @@ fn uncertain_cells(p: &Picture, dir: &Path) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let cells_dir = args.iter().position(|a| a == "--cells").and_then(|k| args.get(k + 1));
+    // `--only a.jpg,b.png`: only these pictures (to look at a few cells quickly).
+    let only: Option<Vec<&str>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|k| args.get(k + 1))
+        .map(|list| list.split(',').collect());
     let dir = args.first().filter(|a| !a.starts_with("--")).cloned();
     let dir = dir.unwrap_or_else(|| "../shared/data/real-images".into());
     let dir = Path::new(&dir);
@@ -165,6 +175,9 @@ fn main() {
             continue;
         };
         let Ok(side) = side.parse::<usize>() else { continue };
+        if only.as_ref().is_some_and(|o| !o.contains(file)) {
+            continue;
+        }
         let Some(picture) = load(dir, file, side, cells) else { continue };
         misses.extend(misses_in(&picture));
         if let Some(out) = cells_dir {

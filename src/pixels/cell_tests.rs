@@ -2,7 +2,7 @@
 //! pencil marks stacked in a layout's middle column.
 
 use super::super::drawkit::*;
-use super::super::{CellKind, read};
+use super::super::{CellKind, CellRead, read};
 
 /// A board in a held-out font, and the board read from it unchanged.
 fn board(p: &Puzzle, s: &Style) -> Canvas {
@@ -86,4 +86,63 @@ fn a_value_past_a_line_left_along_its_side_is_read() {
     assert_eq!(lined.cells[i].value, expected(&p.cells[i]).0, "{lined}");
     assert!(lined.cells[i].is_certain(), "{lined}");
     assert_eq!(score(&lined, &p).1, 0, "{lined}");
+}
+
+/// Features of a glyph drawn on the feature square: two rings, one over the other (an 8),
+/// without the pixels `gap` leaves out.
+fn rings(gap: impl Fn(usize, usize) -> bool) -> super::digits::Features {
+    let mut f = [0f32; super::digits::FEATURES];
+    let g = super::digits::GRID;
+    for y in 0..g {
+        for x in 0..g {
+            let (dx, dy) = (x as f32 + 0.5 - 8.0, y as f32 + 0.5);
+            let ring = |cy: f32, r: f32| ((dx * dx + (dy - cy) * (dy - cy)).sqrt() - r).abs() < 1.2;
+            if (ring(4.0, 3.5) || ring(11.5, 4.0)) && !gap(x, y) {
+                f[y * g + x] = 1.0;
+            }
+        }
+    }
+    super::digits::Features(f)
+}
+
+/// The board's font on a blurred photo: its sure 6 looks much like an 8 (past
+/// [`super::SAME_GLYPH`]), but a cell read as 8 with confidence looks even more like the
+/// board's sure 8: it stays certain (it was made uncertain, wt-image79 r5c1 and 4 more photos).
+/// A cell read as 8 nearest the sure 6 is still made uncertain.
+#[test]
+fn a_glyph_nearest_a_sure_example_of_its_own_digit_stays_certain() {
+    let templates = super::digits::builtin();
+    let eight = templates.score(&rings(|_, _| false));
+    // The 6: the upper ring open on its right.
+    let six = templates.score(&rings(|x, y| x >= 11 && (3..5).contains(&y)));
+    let near_eight = templates.score(&rings(|x, y| x >= 11 && y == 4));
+    let alike = six.similarity(&near_eight);
+    assert!(alike >= super::SAME_GLYPH, "the 6 is only {alike} like the 8");
+    assert!(eight.similarity(&near_eight) > alike);
+    let given =
+        |value, confidence| CellRead { kind: CellKind::Given, value: Some(value), confidence };
+    let out = [given(8, 1.0), given(6, 1.0), given(8, 0.9)];
+    let scores = [Some(eight), Some(six.clone()), Some(near_eight)];
+    let revised = super::own_font(&out, &scores, &[false; 3]);
+    assert!(revised[2].is_certain(), "{:?}", revised[2]);
+    // Read as 8 but nearest the sure 6: uncertain.
+    let scores = [scores[0].clone(), scores[1].clone(), Some(six)];
+    let revised = super::own_font(&out, &scores, &[false; 3]);
+    assert!(!revised[2].is_certain(), "{:?}", revised[2]);
+}
+
+/// A speck beside a given (a dot of dirt or ink on the printed paper, wt-image1082 r9c5): the
+/// value is read past it (it was uncertain: a piece beside the glyph).
+#[test]
+fn a_value_beside_a_speck_is_read() {
+    let p = puzzle(9, 3, 3, 25, false, false);
+    let i = p.cells.iter().position(|d| matches!(d, Drawn::Given(_))).expect("a given");
+    let mut c = board(&p, &Style { cell: 48, ..LIGHT });
+    let plain = read(c.view()).expect("the board is found");
+    let ((_, y1), (x0, _)) = (plain.board.rows[i / 9], plain.board.cols[i % 9]);
+    c.rect(x0 + 7, y1 - 11, 4, 4, [30, 30, 30]);
+    let specked = read(c.view()).expect("the board is found");
+    assert_eq!(specked.cells[i].value, expected(&p.cells[i]).0, "{specked}");
+    assert!(specked.cells[i].is_certain(), "{specked}");
+    assert_eq!(score(&specked, &p).1, 0, "{specked}");
 }

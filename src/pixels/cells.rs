@@ -59,7 +59,8 @@ const PROBABLE: f32 = 0.25;
 /// examples of how this board draws them. A glyph that looks like none of the sure examples
 /// of a digit (of the same kind: givens and entries may use different fonts) is not that
 /// digit, which can only widen the margin of an uncertain read; a glyph that looks like a
-/// sure example of another digit, or unlike the sure examples of its own, becomes uncertain.
+/// sure example of another digit (as much as like any of its own), or unlike the sure examples
+/// of its own, becomes uncertain.
 pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
     let (mut out, scores, net_sure) = read_all(image, board, USUAL);
     // Sure reads teach the board's font; newly sure cells teach it more, a few rounds.
@@ -129,11 +130,15 @@ fn own_font(
                 .filter_map(|&(j, _, _)| scores[j].as_ref().map(|s| score.similarity(s)))
                 .reduce(f32::max)
         };
+        // A sure example of another digit drawn alike counts against the read only when no
+        // sure example of the read digit is closer: in a blurred photo a 6 and an 8 of the
+        // same font can be that alike, but each is still nearest its own digit.
+        let own = closest(&sure, value);
         for digit in 1..=9u8 {
             if let Some(c) = closest(&sure, digit) {
                 if digit == value {
                     unlike_own = c < OTHER_GLYPH;
-                } else if c >= SAME_GLYPH {
+                } else if c >= SAME_GLYPH && own.is_none_or(|o| c >= o) {
                     looks_like_other = true;
                 }
             }
@@ -546,6 +551,10 @@ fn inner_box(blobs: &[Blob], w: usize, h: usize) -> Option<Rect> {
     (trimmed && x1 > x0 + 8 && y1 > y0 + 8).then_some((x0, y0, x1, y1))
 }
 
+/// A piece of ink at most this share of the cell's side each way, beside a glyph, is a speck
+/// (see [`glyph_box`]).
+const SPECK: f32 = 0.15;
+
 /// The box of the glyph made of the `big` pieces and the strokes broken off them; `None` when
 /// a piece lies beside it or it is shaped like no glyph.
 fn glyph_box(
@@ -580,9 +589,17 @@ fn glyph_box(
         gy0 = gy0.min(b.y0);
         gy1 = gy1.max(b.y1);
     }
-    // Every other piece must lie inside the glyph's box (a broken stroke), not beside it.
-    let stray =
-        blobs.iter().any(|b| b.x0 + 1 < gx0 || b.x1 > gx1 + 1 || b.y0 + 1 < gy0 || b.y1 > gy1 + 1);
+    // Every other piece must lie inside the glyph's box (a broken stroke), not beside it; but
+    // a speck beside it (a dot of dirt or ink on the paper, a pen's touch), small each way and
+    // beside the glyph's ink, is no part of it.
+    let ink: usize = big.iter().map(|b| b.pixels).sum();
+    let speck = |b: &Blob| {
+        let small = |n: usize, of: usize| n as f32 <= SPECK * of as f32;
+        small(b.x1 - b.x0 + 1, w) && small(b.height(), h) && b.pixels * 10 <= ink
+    };
+    let stray = blobs.iter().any(|b| {
+        (b.x0 + 1 < gx0 || b.x1 > gx1 + 1 || b.y0 + 1 < gy0 || b.y1 > gy1 + 1) && !speck(b)
+    });
     let (gw, gh) = (gx1 - gx0 + 1, gy1 - gy0 + 1);
     if stray || gh as f32 > 0.95 * hf || gw as f32 > 0.9 * w as f32 || gw * 8 < gh {
         return None;
