@@ -434,6 +434,29 @@ fn without_repeats(mut p: Puzzle) -> Puzzle {
     p
 }
 
+/// Warp, faint ink: a blurred photo whose thin lines are a few grey levels darker than the
+/// paper (they break into dashes at the usual ink offset, and no grid is found in the
+/// straightened square with it) is read once the square's ink is taken fainter.
+#[test]
+fn a_photo_with_faint_thin_lines_is_read() {
+    let style =
+        Style { cell: 36, thin: 2, line: [230, 230, 230], thick_line: [40, 40, 40], ..LIGHT };
+    let p = without_repeats(puzzle(9, 3, 3, 21, false, false));
+    let mut board = Canvas::new(400, 400, [255, 255, 255]);
+    let size = draw(&mut board, 0, 0, &p, &style, &font(0));
+    let corners = [(230.0, 120.0), (600.0, 190.0), (560.0, 560.0), (170.0, 500.0)];
+    let h = super::rectify::homography_for_tests(corners).expect("a perspective");
+    let photo = photograph(&board, size, (760, 680), 3, |x, y| to_square(&h, x, y));
+    assert_eq!(
+        super::rectify::grids_at_usual_offset_for_tests(photo.view()),
+        0,
+        "no grid at the usual offset"
+    );
+    let read = read_picture(photo.view()).expect("the faint grid is found");
+    assert_eq!(read.board.side, 9);
+    assert_found(&read, &p, "faint photo");
+}
+
 /// Warp: two certain values of a straightened photo that repeat in a row (one must be
 /// misread, as a blurred 3 taken for a 1) are both made uncertain; the rest is read.
 #[test]
