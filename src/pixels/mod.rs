@@ -606,7 +606,8 @@ pub fn read_picture_after(
         let Some(view) = straight.view() else { continue };
         let mut better: Option<BoardRead> = None;
         for board in rectify::grid_in_square(&straight, side, margin) {
-            let Ok(read) = read_board(view, board) else { continue };
+            let Ok(mut read) = read_board(view, board) else { continue };
+            doubt_clashes(&mut read);
             let fewest = better.as_ref().or(best.as_ref().map(|b| &b.0)).or(direct.as_ref());
             if fewest.is_none_or(|b| read.uncertain().len() < b.uncertain().len()) {
                 better = Some(read);
@@ -623,6 +624,38 @@ pub fn read_picture_after(
     let straightened =
         RgbaImage { width: straight.width, height: straight.height, data: straight.data };
     Ok(PictureRead { read, straightened: Some(straightened) })
+}
+
+/// Makes uncertain every certain value of a straightened photo's read that another certain
+/// value repeats in its row, column or box: one of the two is misread (a blurred 3 taken for
+/// a 1), and which cannot be told. (A screenshot's clashing entry is drawn so by the game and
+/// read as it is; a photo's is printed or written by hand, and rarely wrong.)
+fn doubt_clashes(read: &mut BoardRead) {
+    let b = &read.board;
+    let (n, bw, bh) = (b.side, b.box_width, b.box_height);
+    if bw == 0 || bh == 0 || read.cells.len() != n * n {
+        return;
+    }
+    let house_of = |i: usize| {
+        let (r, c) = (i / n, i % n);
+        [r, n + c, 2 * n + (r / bh) * (n / bw) + c / bw]
+    };
+    // For each house and value, how many certain cells hold it.
+    let mut seen = vec![0u8; 3 * n * (n + 1)];
+    let value_of = |c: &CellRead| c.value.filter(|_| c.is_certain()).map(usize::from);
+    for (i, cell) in read.cells.iter().enumerate() {
+        if let Some(v) = value_of(cell).filter(|&v| v <= n) {
+            for h in house_of(i) {
+                seen[h * (n + 1) + v] = seen[h * (n + 1) + v].saturating_add(1);
+            }
+        }
+    }
+    for (i, cell) in read.cells.iter_mut().enumerate() {
+        let Some(v) = value_of(cell).filter(|&v| v <= n) else { continue };
+        if house_of(i).iter().any(|&h| seen[h * (n + 1) + v] > 1) {
+            cell.confidence = cell.confidence.min(CERTAIN / 2.0);
+        }
+    }
 }
 
 /// The glyph scores of each cell of `board` in `image`, in reading order (`None`: no glyph in

@@ -18,6 +18,10 @@ const MAX_BINARIZED: usize = 9_000_000;
 /// A pixel this much darker (or lighter) than the mean around it is ink.
 const OFFSET: u32 = 10;
 
+/// A photo's ink when [`OFFSET`] finds no board in it: a blurred webcam picture's thin lines
+/// are a few grey levels darker than the paper, and break into dashes at [`OFFSET`].
+const FAINT_OFFSET: u32 = 6;
+
 /// An owned RGBA picture made here.
 pub(crate) struct Picture {
     pub width: usize,
@@ -51,10 +55,10 @@ fn grey_of([r, g, b]: [u8; 3]) -> u32 {
     (u32::from(r) * 77 + u32::from(g) * 150 + u32::from(b) * 29) >> 8
 }
 
-/// Which pixels are ink: darker (`dark`) or lighter than the mean of the square of side
-/// `2 * radius + 1` around them by more than [`OFFSET`].
-fn threshold(g: &[u8], w: usize, h: usize, radius: usize, dark: bool) -> Vec<bool> {
-    threshold_once(g, w, h, radius, dark, None)
+/// Which pixels are dark ink: darker than the mean of the square of side `2 * radius + 1`
+/// around them by more than `offset`.
+fn threshold(g: &[u8], w: usize, h: usize, radius: usize, offset: u32) -> Vec<bool> {
+    threshold_by(g, w, h, radius, true, None, offset)
 }
 
 /// Ink darker (`dark`) or lighter than the background around it by more than [`OFFSET`]: the
@@ -69,6 +73,19 @@ fn threshold_once(
     radius: usize,
     dark: bool,
     skip: Option<&[bool]>,
+) -> Vec<bool> {
+    threshold_by(g, w, h, radius, dark, skip, OFFSET)
+}
+
+/// [`threshold_once`] with ink `offset` grey levels off the background.
+fn threshold_by(
+    g: &[u8],
+    w: usize,
+    h: usize,
+    radius: usize,
+    dark: bool,
+    skip: Option<&[bool]>,
+    offset: u32,
 ) -> Vec<bool> {
     // Integrals of the values and of the counts, with a zero row and column in front.
     let iw = w + 1;
@@ -101,7 +118,7 @@ fn threshold_once(
                 continue;
             }
             let v = u32::from(g[y * w + x]) * n;
-            out[y * w + x] = if dark { v + OFFSET * n < total } else { v > total + OFFSET * n };
+            out[y * w + x] = if dark { v + offset * n < total } else { v > total + offset * n };
         }
     }
     out
@@ -171,10 +188,11 @@ fn homography(corners: [Point; 4]) -> Option<[f64; 8]> {
     out.iter().all(|v| v.is_finite()).then_some(out)
 }
 
-/// The largest four-cornered piece of dark ink in a reduced copy of the image, as its corners
-/// in the image's pixels (clockwise from the top left): its extreme points, then (when they
-/// differ) the corners of straight lines fitted to its sides (see [`sides_fit`]).
-fn quadrilateral(image: Rgba<'_>) -> Vec<[Point; 4]> {
+/// The largest four-cornered piece of dark ink (`offset` grey levels darker than around it)
+/// in a reduced copy of the image, as its corners in the image's pixels (clockwise from the
+/// top left): its extreme points, then (when they differ) the corners of straight lines
+/// fitted to its sides (see [`sides_fit`]).
+fn quadrilateral(image: Rgba<'_>, offset: u32) -> Vec<[Point; 4]> {
     // A reduced grey copy, about 800 pixels on the long side, each pixel the mean of a block.
     let step = image.width().max(image.height()).div_ceil(800).max(1);
     let (w, h) = (image.width() / step, image.height() / step);
@@ -196,7 +214,7 @@ fn quadrilateral(image: Rgba<'_>) -> Vec<[Point; 4]> {
             *o = (s / (step * step) as u32) as u8;
         }
     }
-    let ink = threshold(&g, w, h, (w.min(h) / 50).max(5), true);
+    let ink = threshold(&g, w, h, (w.min(h) / 50).max(5), offset);
     // The 8-connected pieces, with their extreme points along both diagonals.
     let mut best: Option<(usize, [Point; 4], Vec<usize>)> = None;
     let short = w.min(h);
@@ -450,7 +468,20 @@ pub(crate) fn warped(image: Rgba<'_>) -> impl Iterator<Item = (Picture, usize, u
         let margin = side / 25;
         Some((warp(image, corners, side, margin)?, side, margin))
     };
-    quadrilateral(image).into_iter().filter_map(one)
+    // The pieces of ink at the usual offset, then (only when asked for: none of those read
+    // well) those of fainter ink, less the quadrilaterals already tried.
+    let first = quadrilateral(image, OFFSET);
+    let tried = first.clone();
+    let faint = std::iter::once_with(move || {
+        let same = |a: &[Point; 4], b: &[Point; 4]| {
+            a.iter().zip(b).all(|(p, q)| (p.0 - q.0).abs() + (p.1 - q.1).abs() <= 2.0)
+        };
+        let mut more = quadrilateral(image, FAINT_OFFSET);
+        more.retain(|q| !tried.iter().any(|t| same(q, t)));
+        more
+    })
+    .flatten();
+    first.into_iter().chain(faint).filter_map(one)
 }
 
 /// One grid line found across a straightened board: its first and last pixel across.
@@ -468,18 +499,30 @@ struct Band {
 /// twice: with lines taken as straight, then as a few pixels off straight (a curled page, a
 /// lens), which finds more grids but crops the cells closer; both are given when found.
 pub(crate) fn grid_in_square(picture: &Picture, side: usize, margin: usize) -> Vec<Board> {
+    grid_in_square_by(picture, side, margin, &[OFFSET, FAINT_OFFSET])
+}
+
+/// [`grid_in_square`] with ink at each of `offsets` in turn, until one finds a grid.
+fn grid_in_square_by(picture: &Picture, side: usize, margin: usize, offsets: &[u32]) -> Vec<Board> {
     let Some(view) = picture.view() else { return Vec::new() };
     let (w, h) = (picture.width, picture.height);
     if margin + side > w.min(h) {
         return Vec::new();
     }
     let g = grey(view);
-    let ink = threshold(&g, w, h, (side / 60).max(4), true);
     let straight = (side / 150).max(1);
-    [straight, (side / 100).max(1)]
-        .into_iter()
-        .filter_map(|reach| grid_at(&ink, w, h, side, margin, reach, reach - straight))
-        .collect()
+    // Ink at the usual offset; failing that, the fainter ink of a blurred photo.
+    for &offset in offsets {
+        let ink = threshold(&g, w, h, (side / 60).max(4), offset);
+        let found: Vec<Board> = [straight, (side / 100).max(1)]
+            .into_iter()
+            .filter_map(|reach| grid_at(&ink, w, h, side, margin, reach, reach - straight))
+            .collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
 }
 
 /// The grid of [`grid_in_square`] in its ink, taking a line's ink within `reach` rows (or
@@ -742,6 +785,17 @@ const WEAK_SHARE: f32 = 0.4;
 /// The most share of the width ink may cover across the middle of a row of cells (digits
 /// cover about half of it when every cell is filled).
 const CELL_SHARE: f32 = 0.65;
+
+/// How many of the squares [`warped`] makes of `image` hold a grid found at [`OFFSET`] alone
+/// (for the tests).
+#[cfg(test)]
+pub(super) fn grids_at_usual_offset_for_tests(image: Rgba<'_>) -> usize {
+    warped(image)
+        .filter(|(picture, side, margin)| {
+            !grid_in_square_by(picture, *side, *margin, &[OFFSET]).is_empty()
+        })
+        .count()
+}
 
 /// [`homography`], for the tests' simulated photos.
 #[cfg(test)]
