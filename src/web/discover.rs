@@ -691,7 +691,7 @@ async fn canvas_found(
     let Some(selector) = selector else {
         return Err(DiscoverError::NoSelector { what });
     };
-    let variant = super::board::canvas::variant_seen(driver, &selector).await;
+    let variant = canvas_variant(driver, &selector).await;
     let board = BoardSpec::Pixels(PixelSpec {
         element: selector.clone(),
         min_givens: None,
@@ -709,6 +709,19 @@ async fn canvas_found(
     );
     let others = rejected.into_iter().map(|r| r.0).collect();
     Ok(Found { site, why, others, givens: 0, took: Duration::ZERO })
+}
+
+/// The variant one screenshot of the canvas at `selector` shows, for the site file: Killer
+/// where its cage outlines read exactly, else `Auto` (play decides from each read).
+async fn canvas_variant(driver: &WebDriver, selector: &str) -> VariantSpec {
+    let Ok(element) = driver.find(By::Css(selector)).await else { return VariantSpec::Auto };
+    let Ok(png) = element.screenshot_as_png().await else { return VariantSpec::Auto };
+    let read = crate::pixels::decode(&png)
+        .and_then(|image| crate::pixels::killer::read(image.view()?).map(|k| k.cages));
+    match read {
+        Ok(Ok(Some(_))) => VariantSpec::Killer,
+        _ => VariantSpec::Auto,
+    }
 }
 
 /// A site for the page at `url` with the `board` discovery found there: no levels, success by

@@ -671,15 +671,6 @@ fn read_back_differs(
     Some(wrong.join(", "))
 }
 
-/// The variant one read of the canvas at `selector` shows, for a site file: Killer where its
-/// cage outlines are read exactly, else none to write down (`Auto`: play decides each time).
-pub async fn variant_seen(driver: &WebDriver, selector: &str) -> VariantSpec {
-    match look(driver, selector).await {
-        Ok((_, shot)) if matches!(shot.cages, Ok(Some(_))) => VariantSpec::Killer,
-        _ => VariantSpec::Auto,
-    }
-}
-
 /// `sites check --url` for a board read from pixels: what one read of the element shows, and
 /// whether it could be played (a board, every cell certain).
 pub async fn check(driver: &WebDriver, selector: &str) -> (String, bool) {
