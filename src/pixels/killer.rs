@@ -259,7 +259,7 @@ fn establish(
 }
 
 /// A cell's inside: `(x0, y0, x1, y1)`, inclusive.
-type Rect = (usize, usize, usize, usize);
+pub(super) type Rect = (usize, usize, usize, usize);
 
 fn cell_rect(board: &Board, i: usize) -> Option<Rect> {
     let (y0, y1) = *board.rows.get(i / board.side.max(1))?;
@@ -268,7 +268,7 @@ fn cell_rect(board: &Board, i: usize) -> Option<Rect> {
 }
 
 /// The background of a cell: the median colour of its pixels.
-fn background(image: Rgba<'_>, (x0, y0, x1, y1): Rect) -> [u8; 3] {
+pub(super) fn background(image: Rgba<'_>, (x0, y0, x1, y1): Rect) -> [u8; 3] {
     let mut ch: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     for y in (y0..=y1).step_by(2) {
         for x in (x0..=x1).step_by(2) {
@@ -286,7 +286,7 @@ fn background(image: Rgba<'_>, (x0, y0, x1, y1): Rect) -> [u8; 3] {
     bg
 }
 
-fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
+pub(super) fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
     a.iter().zip(b.iter()).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0)
 }
 

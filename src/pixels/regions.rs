@@ -9,6 +9,7 @@ use crate::grid::killer::{RegionError, bordered_regions};
 
 use super::Rgba;
 use super::board::Board;
+use super::killer::{background, distance};
 
 /// A pixel this far (largest channel difference) from the cells' background is line.
 const INK: u8 = 48;
@@ -34,7 +35,12 @@ pub fn thick_borders(image: Rgba<'_>, board: &Board) -> Option<Borders> {
     if side < 4 || board.rows.len() != side || board.cols.len() != side {
         return None;
     }
-    let bg: Vec<[u8; 3]> = (0..side * side).map(|i| background(image, board, i)).collect();
+    let bg: Vec<[u8; 3]> = (0..side * side)
+        .map(|i| {
+            let ((y0, y1), (x0, x1)) = (board.rows[i / side], board.cols[i % side]);
+            background(image, (x0, y0, x1, y1))
+        })
+        .collect();
     // (a, b, width, on a box boundary), a left of or above b.
     let mut edges: Vec<(usize, usize, usize, bool)> = Vec::with_capacity(2 * side * side);
     for r in 0..side {
@@ -70,29 +76,6 @@ pub fn thick_borders(image: Rgba<'_>, board: &Board) -> Option<Borders> {
         return None;
     }
     Some(Borders { off_boxes, regions })
-}
-
-/// The background of cell `i`: the median colour of its inside, every second pixel.
-fn background(image: Rgba<'_>, board: &Board, i: usize) -> [u8; 3] {
-    let (y0, y1) = board.rows[i / board.side];
-    let (x0, x1) = board.cols[i % board.side];
-    let mut ch: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    for y in (y0..=y1).step_by(2) {
-        for x in (x0..=x1).step_by(2) {
-            let c = image.rgb(x, y);
-            for k in 0..3 {
-                ch[k].push(c[k]);
-            }
-        }
-    }
-    ch.map(|mut v| {
-        v.sort_unstable();
-        v.get(v.len() / 2).copied().unwrap_or(255)
-    })
-}
-
-fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
-    a.iter().zip(b.iter()).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0)
 }
 
 /// The width of the line between cells `a` and `b` (side by side when `across`, else `a`
