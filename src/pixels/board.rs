@@ -378,38 +378,77 @@ impl Columns {
 /// Finds the board: the largest square of grid lines, against the image's most common colour,
 /// or failing that against the next candidate background (see [`backgrounds`]).
 pub fn find(image: Rgba<'_>) -> Result<Board, PixelError> {
+    let backgrounds = backgrounds(image);
+    // A large image's rows are read from memory once for all the backgrounds (the lines
+    // against each found in the same pass), a small one's, which the cache holds, once a
+    // background, the next only when the one before finds no board.
+    let together = if image.width * image.height > TOGETHER { backgrounds.len() } else { 1 };
     let mut first = None;
-    for bg in backgrounds(image) {
-        match find_on(image, bg) {
-            Ok(board) => return Ok(board),
-            Err(e @ PixelError::TwoBoards { .. }) => return Err(e),
-            Err(e) => {
-                first.get_or_insert(e);
+    for group in backgrounds.chunks(together.max(1)) {
+        for lines in lines_on(image, group) {
+            match lines.and_then(|(horizontal, vertical)| square_of_lines(&horizontal, &vertical)) {
+                Ok(board) => return Ok(board),
+                Err(e @ PixelError::TwoBoards { .. }) => return Err(e),
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
             }
         }
     }
     Err(first.unwrap_or_else(|| PixelError::NoBoard("the image has no background".into())))
 }
 
-/// The largest square of grid lines drawn on background `bg`.
-fn find_on(image: Rgba<'_>, bg: [u8; 3]) -> Result<Board, PixelError> {
+/// Images above this many pixels are searched against all their backgrounds in one pass.
+const TOGETHER: usize = 1 << 20;
+
+/// The lines drawn on each background of `backgrounds` (horizontal, vertical), in one pass
+/// over the rows: each row's ink against each, its runs, and the runs down the columns.
+#[allow(clippy::type_complexity)]
+fn lines_on(
+    image: Rgba<'_>,
+    backgrounds: &[[u8; 3]],
+) -> Vec<Result<(Vec<Line>, Vec<Line>), PixelError>> {
     let (w, h) = (image.width, image.height);
-    // One pass over the rows: each row's ink, its runs, and the runs down the columns.
-    let background: Vec<u8> = [bg[0], bg[1], bg[2], 255].repeat(w);
+    struct Pass {
+        background: Vec<u8>,
+        horizontal: Joiner,
+        columns: Columns,
+        failed: Option<PixelError>,
+    }
+    let mut passes: Vec<Pass> = backgrounds
+        .iter()
+        .map(|bg| Pass {
+            background: [bg[0], bg[1], bg[2], 255].repeat(w),
+            horizontal: Joiner::new(MAX_GAP),
+            columns: Columns::new(w, MAX_GAP),
+            failed: None,
+        })
+        .collect();
     let mut scratch = Vec::new();
     let mut ink = vec![0u8; w];
     let mut runs = Vec::new();
-    let mut horizontal = Joiner::new(MAX_GAP);
-    let mut columns = Columns::new(w, MAX_GAP);
     for y in 0..h {
-        mark_far(image.opaque_row(y, &mut scratch), &background, LINE_INK, &mut ink);
-        row_runs(&ink, MAX_GAP, &mut runs);
-        horizontal.push(y, &runs)?;
-        columns.feed(y, &ink);
+        let row = image.opaque_row(y, &mut scratch);
+        for pass in passes.iter_mut().filter(|p| p.failed.is_none()) {
+            mark_far(row, &pass.background, LINE_INK, &mut ink);
+            row_runs(&ink, MAX_GAP, &mut runs);
+            if let Err(e) = pass.horizontal.push(y, &runs) {
+                pass.failed = Some(e);
+                continue;
+            }
+            pass.columns.feed(y, &ink);
+        }
     }
-    let horizontal = horizontal.finish();
-    let vertical = columns.lines()?;
-    square_of_lines(&horizontal, &vertical)
+    passes
+        .into_iter()
+        .map(|pass| match pass.failed {
+            Some(e) => Err(e),
+            None => {
+                let horizontal = pass.horizontal.finish();
+                Ok((horizontal, pass.columns.lines()?))
+            }
+        })
+        .collect()
 }
 
 /// The largest square board among the lines found each way.
@@ -504,7 +543,7 @@ pub fn find_by_edges(image: Rgba<'_>) -> Result<Board, PixelError> {
     // A pixel is marked across (for the horizontal lines) when it differs by EDGE_STEP or
     // more from the pixel above it, or from both at RIDGE pixels above and below; down (for
     // the vertical lines) the same to its left and right. One pass over the rows, as in
-    // `find_on`.
+    // `lines_on`.
     let least = EDGE_STEP - 1;
     let (mut across, mut down) = (vec![0u8; w], vec![0u8; w]);
     let (mut one, mut two) = (vec![0u8; w], vec![0u8; w]);
