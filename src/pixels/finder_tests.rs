@@ -189,3 +189,82 @@ fn small_boards_on_a_full_screen_are_found() {
         assert_read(&read, &p, &what, 4);
     }
 }
+
+/// The finders mark a pixel as ink or edge sixteen bytes at a time (`mark_far`): pixel by
+/// pixel that agrees with the largest channel difference, on rows of every length (the
+/// pixels after the last whole sixteen bytes too) and at the two thresholds used, with
+/// differences drawn near them.
+#[test]
+fn far_pixels_are_marked_as_their_colour_distance_says() {
+    use super::{distance3, mark_far};
+    let mut rng = fastrand::Rng::with_seed(34);
+    for n in [0, 1, 3, 4, 5, 7, 16, 17, 63, 64, 65, 130, 201] {
+        for least in [11u8, 40] {
+            let a: Vec<u8> =
+                (0..n * 4).map(|i| if i % 4 == 3 { 255 } else { rng.u8(..) }).collect();
+            let b: Vec<u8> = a
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| {
+                    let step = i32::from(least) + rng.i32(-2..=2) * if rng.bool() { 1 } else { -1 };
+                    let moved = if rng.u8(0..4) == 0 { i32::from(v) + step } else { i32::from(v) };
+                    if i % 4 == 3 { v } else { moved.clamp(0, 255) as u8 }
+                })
+                .collect();
+            let mut out = vec![9u8; n];
+            mark_far(&a, &b, least, &mut out);
+            for k in 0..n {
+                let (p, q) = (
+                    [a[4 * k], a[4 * k + 1], a[4 * k + 2]],
+                    [b[4 * k], b[4 * k + 1], b[4 * k + 2]],
+                );
+                assert_eq!(
+                    out[k],
+                    u8::from(distance3(p, q) > least),
+                    "{n} pixels, {least}: pixel {k}"
+                );
+            }
+        }
+    }
+}
+
+/// A row as the finders take it (`opaque_row`): the colours `rgb` gives (half-transparent
+/// pixels as drawn on white), the fourth byte 255; an opaque row is the image's own.
+#[test]
+fn an_opaque_row_gives_the_colours_drawn_on_white() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let (w, h) = (45, 41);
+    let mut data: Vec<u8> = (0..w * h * 4).map(|_| rng.u8(..)).collect();
+    for p in data.chunks_exact_mut(4).take(w * 20) {
+        p[3] = 255;
+    }
+    let image = super::super::Rgba::new(w, h, &data).expect("sizes");
+    let mut scratch = Vec::new();
+    for y in 0..h {
+        let row = image.opaque_row(y, &mut scratch).to_vec();
+        assert_eq!(row.len(), w * 4);
+        for x in 0..w {
+            let [r, g, b] = image.rgb(x, y);
+            assert_eq!(row[x * 4..x * 4 + 4], [r, g, b, 255], "pixel ({x}, {y})");
+        }
+    }
+    assert!(image.opaque_row(h, &mut scratch).is_empty());
+}
+
+/// The end of a run of ink found eight pixels at a time (`next_clear`) is the first zero
+/// byte at or after where it starts, whatever the non-zero bytes, on rows of every length.
+#[test]
+fn the_first_background_pixel_is_found_eight_at_a_time() {
+    let mut rng = fastrand::Rng::with_seed(8);
+    for len in 0..70 {
+        for _ in 0..40 {
+            let dense = rng.u8(0..100);
+            let row: Vec<u8> =
+                (0..len).map(|_| if rng.u8(0..100) < dense { rng.u8(1..) } else { 0 }).collect();
+            for from in 0..=len {
+                let want = row[from..].iter().position(|&b| b == 0).map_or(len, |k| from + k);
+                assert_eq!(super::next_clear(&row, from), want, "{row:?} from {from}");
+            }
+        }
+    }
+}

@@ -211,6 +211,40 @@ impl<'a> Rgba<'a> {
             *o = [over_white(p[0]), over_white(p[1]), over_white(p[2])];
         }
     }
+
+    /// All the pixels, when every one is opaque (4 bytes a pixel, as [`Rgba::opaque_row`]).
+    pub(crate) fn opaque_pixels(&self) -> Option<&'a [u8]> {
+        all_opaque(self.data).then_some(self.data)
+    }
+
+    /// Pixel row `y` as 4 bytes a pixel, each colour as [`Rgba::rgb`] gives it and the fourth
+    /// byte 255: the image's own row when all its pixels are opaque (no copy), else `scratch`
+    /// filled. Empty when `y` is outside the image.
+    pub(crate) fn opaque_row<'s>(&'s self, y: usize, scratch: &'s mut Vec<u8>) -> &'s [u8] {
+        let Some(row) = self.data.get(y * self.width * 4..(y + 1) * self.width * 4) else {
+            return &[];
+        };
+        if all_opaque(row) {
+            return row;
+        }
+        scratch.clear();
+        scratch.extend(row.chunks_exact(4).flat_map(|p| {
+            let a = u16::from(p[3]);
+            let over_white = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
+            [over_white(p[0]), over_white(p[1]), over_white(p[2]), 255]
+        }));
+        scratch
+    }
+}
+
+/// Whether every pixel of RGBA bytes is opaque: their alphas together, in a loop without
+/// branches over whole pixels.
+fn all_opaque(data: &[u8]) -> bool {
+    let alpha = data
+        .chunks_exact(4)
+        .map(|p| u32::from_le_bytes([p[0], p[1], p[2], p[3]]))
+        .fold(u32::MAX, |m, v| m & v);
+    alpha >> 24 == 255
 }
 
 /// An owned RGBA image, as decoded from a file.
