@@ -244,17 +244,15 @@ const MAX_IMAGE_BYTES: u64 = 64 << 20;
 
 /// Where the pixel reader found a board and its shape, for `--show-read`.
 pub(super) fn board_found(b: &sudobot::pixels::Board) -> String {
+    let shape = if b.regions.is_some() {
+        "jigsaw regions".to_string()
+    } else {
+        let usual = if b.boxes_seen { "" } else { " (the usual shape: no thicker lines)" };
+        format!("boxes {}x{}{usual}", b.box_width, b.box_height)
+    };
     format!(
-        "a {}x{} board with boxes {}x{}{} at ({}, {}), {}x{} pixels",
-        b.side,
-        b.side,
-        b.box_width,
-        b.box_height,
-        if b.boxes_seen { "" } else { " (the usual shape: no thicker lines)" },
-        b.left,
-        b.top,
-        b.width,
-        b.height
+        "a {}x{} board with {shape} at ({}, {}), {}x{} pixels",
+        b.side, b.side, b.left, b.top, b.width, b.height
     )
 }
 

@@ -116,7 +116,8 @@ pub struct SolveArgs {
     /// for standard input. Boards of 4x4, 6x6 and 9x9 cells; pencil marks count as empty.
     /// A board with a cell the reader is unsure of is refused with the cells named (exit 2),
     /// unless the rest of the board has exactly one solution without them. With -x the
-    /// diagonals count too; Killer cages and jigsaw regions are not read from pictures.
+    /// diagonals count too; Killer cages (dashed outlines, corner sums) and jigsaw regions
+    /// (thick lines between cells off the box lines) are read from the picture.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "puzzle", "format", "box_shape"])]
     pub image: Option<PathBuf>,
 

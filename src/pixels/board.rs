@@ -49,6 +49,9 @@ pub struct Board {
     pub rows: Vec<(usize, usize)>,
     /// Each column's pixel span between its lines.
     pub cols: Vec<(usize, usize)>,
+    /// Jigsaw regions, the region of every cell in reading order, where thick lines off the
+    /// box lines outline them ([`super::read`] sets them); `None`: the boxes.
+    pub regions: Option<Vec<usize>>,
 }
 
 impl Board {
@@ -641,6 +644,7 @@ fn fit(
             boxes_seen,
             rows: span(&rows)?,
             cols: span(&cols)?,
+            regions: None,
         });
     }
     None

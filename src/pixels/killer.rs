@@ -99,12 +99,15 @@ pub struct KillerRead {
 }
 
 impl KillerRead {
-    /// The variant found: `killer` or `classic` (and `killer?` for outlines that were refused).
+    /// The variant found: `killer`, `jigsaw`, `jigsaw killer` or `classic` (and `killer?` for
+    /// outlines that were refused).
     pub fn variant(&self) -> &'static str {
-        match &self.cages {
-            Ok(Some(_)) => "killer",
-            Ok(None) => "classic",
-            Err(_) => "killer?",
+        match (&self.cages, self.read.board.regions.is_some()) {
+            (Ok(Some(_)), false) => "killer",
+            (Ok(Some(_)), true) => "jigsaw killer",
+            (Ok(None), false) => "classic",
+            (Ok(None), true) => "jigsaw",
+            (Err(_), _) => "killer?",
         }
     }
 }
@@ -137,6 +140,7 @@ pub fn read_found(image: Rgba<'_>, board: Board) -> Result<KillerRead, PixelErro
             ));
         }
         let read = super::read_board(image, board)?;
+        note_regions(&read, &mut notes);
         return Ok(KillerRead { read, cages: Ok(None), notes });
     }
     let established = establish(image, &board, &outlines);
@@ -157,7 +161,18 @@ pub fn read_found(image: Rgba<'_>, board: Board) -> Result<KillerRead, PixelErro
             cages.iter().map(|c| c.sum).sum::<u32>()
         ));
     }
+    note_regions(&read, &mut notes);
     Ok(KillerRead { read, cages: cages.map(Some), notes })
+}
+
+/// A note for `-v` where the read found jigsaw regions.
+fn note_regions(read: &BoardRead, notes: &mut Vec<String>) {
+    if read.board.regions.is_some() {
+        notes.push(format!(
+            "jigsaw: thick lines between cells off the box lines outline {0} regions of {0} cells",
+            read.board.side
+        ));
+    }
 }
 
 /// The sides of the cells along the board's edge that face it (others `Clear`).

@@ -96,15 +96,15 @@ pub enum PixelError {
     /// A 6x6 board drawn without thicker box lines: its boxes may be 3x2 or 2x3.
     #[error("a 6x6 or 12x12 board was found, but no thicker lines show the shape of its boxes")]
     BoxesUnseen,
-    /// Thick lines between cells that are not box lines: a jigsaw's region borders.
+    /// Thick lines between cells off the box lines that do not make jigsaw regions.
     #[error(
-        "the board is drawn with {off_boxes} thick lines between cells off its box lines ({regions}): a jigsaw's regions are not read from pixels"
+        "the board is drawn with {off_boxes} thick lines between cells off its box lines, but they do not make jigsaw regions: {why}"
     )]
     Regions {
         /// The thick inner edges off the box boundaries.
         off_boxes: usize,
-        /// What they make: regions, or why not.
-        regions: String,
+        /// Why they make no regions.
+        why: crate::grid::killer::RegionError,
     },
     /// The digit templates are missing from this build.
     #[error(
@@ -470,10 +470,13 @@ impl BoardRead {
         Ok(Grid::new(self.geometry()?, cells)?)
     }
 
-    /// The board's geometry.
+    /// The board's geometry: its boxes, or its jigsaw regions.
     pub fn geometry(&self) -> Result<Arc<Geometry>, PixelError> {
         let b = &self.board;
-        Ok(Arc::new(Geometry::boxed(b.box_width, b.box_height)?))
+        Ok(Arc::new(match &b.regions {
+            Some(regions) => Geometry::jigsaw(b.side, regions)?,
+            None => Geometry::boxed(b.box_width, b.box_height)?,
+        }))
     }
 
     /// The grid with every value the reader saw, certain or not (for display only).
@@ -559,21 +562,23 @@ fn find_board(image: Rgba<'_>) -> Result<Board, PixelError> {
     Err(first)
 }
 
-/// Reads the cells of a board found in `image`.
-fn read_board(image: Rgba<'_>, board: Board) -> Result<BoardRead, PixelError> {
+/// Reads the cells of a board found in `image`, with its jigsaw regions where thick lines off
+/// its box lines outline them.
+fn read_board(image: Rgba<'_>, mut board: Board) -> Result<BoardRead, PixelError> {
     if !matches!(board.side, 4 | 6 | 9 | 12 | 16) {
         return Err(PixelError::UnsupportedSide { side: board.side });
     }
     if matches!(board.side, 6 | 12) && !board.boxes_seen {
         return Err(PixelError::BoxesUnseen);
     }
-    // Never a jigsaw read as boxes: region borders are refused before any cell is read.
+    // Never a jigsaw read as boxes: region borders make its regions, or the read fails.
     if let Some(borders) = regions::thick_borders(image, &board) {
-        let regions = match borders.regions {
-            Ok(_) => format!("they outline {0} regions of {0} cells", board.side),
-            Err(e) => e.to_string(),
-        };
-        return Err(PixelError::Regions { off_boxes: borders.off_boxes, regions });
+        match borders.regions {
+            Ok(regions) => board.regions = Some(regions),
+            Err(why) => {
+                return Err(PixelError::Regions { off_boxes: borders.off_boxes, why });
+            }
+        }
     }
     let cells = cells::read_cells(image, &board);
     Ok(BoardRead { board, cells })
@@ -732,6 +737,7 @@ pub(crate) fn test_board(
         boxes_seen: true,
         rows: (0..side).map(|k| span(k, at.1)).collect(),
         cols: (0..side).map(|k| span(k, at.0)).collect(),
+        regions: None,
     }
 }
 

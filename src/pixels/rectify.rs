@@ -617,6 +617,7 @@ fn grid_at(
         boxes_seen: false,
         rows: spans(&rows)?,
         cols: spans(&cols)?,
+        regions: None,
     })
 }
 

@@ -192,7 +192,7 @@ mod tests {
     }
 
     #[test]
-    fn jigsaw_borders_are_read_as_regions_and_refused_when_they_do_not_make_them() {
+    fn jigsaw_borders_are_read_as_regions_and_refused_when_they_do_not_make_them_exactly() {
         let (c, board) = drawn(&borders_of(JIGSAW));
         let b = thick_borders(c.view(), &board).expect("region borders");
         let want = crate::grid::killer::joined_groups(
@@ -201,15 +201,19 @@ mod tests {
                 b < 81 && (b != a + 1 || a % 9 < 8) && JIGSAW.as_bytes()[a] == JIGSAW.as_bytes()[b]
             }),
         );
-        assert_eq!(b.regions, Ok(want));
-        let e = super::super::read(c.view()).unwrap_err().to_string();
-        assert!(e.contains("they outline 9 regions of 9 cells"), "{e}");
-        assert!(e.contains("a jigsaw's regions are not read from pixels"), "{e}");
+        assert_eq!(b.regions, Ok(want.clone()));
+        // The read carries them, and its geometry is the jigsaw's.
+        let read = super::super::read(c.view()).expect("read");
+        assert_eq!(read.board.regions.as_ref(), Some(&want));
+        let jigsaw = crate::grid::Geometry::jigsaw(9, &want).unwrap();
+        assert_eq!(read.geometry().unwrap().region_map(), jigsaw.region_map());
         // r1c2 drawn in the second region: regions of 8 and 10 cells.
         let bad = format!("12{}", &JIGSAW[2..]);
         let (c, board) = drawn(&borders_of(&bad));
         let b = thick_borders(c.view(), &board).expect("region borders");
         let e = b.regions.unwrap_err().to_string();
         assert!(e.contains("the region at r1c1 has 8 cells, not 9"), "{e}");
+        let e = super::super::read(c.view()).unwrap_err().to_string();
+        assert!(e.contains("they do not make jigsaw regions: the region at r1c1"), "{e}");
     }
 }

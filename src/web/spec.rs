@@ -807,10 +807,10 @@ impl VariantSpec {
         }
     }
 
-    /// Whether a board read from pixels can be played as this variant (its Killer cages are
-    /// read from the image; jigsaw regions and X diagonals are not).
+    /// Whether a board read from pixels can be played as this variant (its Killer cages and
+    /// jigsaw regions are read from the image; X diagonals are not).
     pub fn from_pixels(self) -> bool {
-        !matches!(self, VariantSpec::Jigsaw | VariantSpec::X)
+        self != VariantSpec::X
     }
 
     /// The variant named `name` (as [`VariantSpec::name`] writes it, any case).

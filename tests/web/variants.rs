@@ -3,7 +3,7 @@
 //!   board in its Killer mode);
 //! - a Killer drawn in SVG (dashed `<rect>`, `<polyline>` and `<path>` cages, `<text>` sums),
 //!   found by itself;
-//! - a Killer drawn on a `<canvas>`, read from its pixels;
+//! - a Killer and a jigsaw drawn on a `<canvas>`, read from their pixels;
 //! - a jigsaw of `<div>` cells with thick region borders and `Game.areas` in its page state
 //!   (puzzle-jigsaw-sudoku.com);
 //! - an X with shaded diagonals, found by itself (`--url` alone);
@@ -246,6 +246,24 @@ fn a_killer_canvas_is_read_from_its_pixels_and_solved() {
     assert!(toml.contains("variant = \"killer\"\n"), "{toml}");
 }
 
+/// A jigsaw drawn on a canvas, found with `--url` alone: its regions are read from the thick
+/// lines between cells and it is played as a jigsaw; drawn regions of 8 and 10 cells are
+/// refused with nothing typed.
+#[test]
+fn a_jigsaw_canvas_is_read_from_its_pixels_and_solved() {
+    let _lock = browser_lock();
+    let server = FixtureServer::start();
+    let out = run(&server, None, "jigsaw_canvas.html", &[]);
+    assert_code(&out, 0);
+    assert_eq!(server.verdicts("jigsaw_canvas"), ["solved"], "the page's own check");
+    let (stdout, stderr) = text(&out);
+    let line = variant_line(&stderr);
+    assert!(line.contains("variant: jigsaw") && line.contains("9 regions of 9 cells"), "{stderr}");
+    assert!(stdout.contains("typed 54 cells"), "27 givens left alone: {stdout}");
+    let out = run(&server, None, "jigsaw_canvas.html?bad=region", &[]);
+    assert_refused(&server, "jigsaw_canvas_bad", &out, "the region at r1c1 has 8 cells, not 9");
+}
+
 #[test]
 fn an_svg_killer_is_found_by_its_dashed_outlines_and_solved() {
     let _lock = browser_lock();
@@ -315,6 +333,7 @@ fn firefox_plays_the_jigsaw_and_the_x() {
     assert!(variant_line(&stderr).contains("`Game.areas` holds the regions drawn"), "{stderr}");
     for (file, page, variant) in [
         ("x.html", "x", "variant: x"),
+        ("jigsaw_canvas.html", "jigsaw_canvas", "variant: jigsaw"),
         ("lines_svg.html", "jigsaw_svg", "variant: jigsaw"),
         ("lines_svg.html?variant=x", "x_svg", "variant: x"),
     ] {

@@ -291,6 +291,10 @@ async fn wait_board(
             Err(ShotError::Driver(step, e)) if is_session_lost(&e) => {
                 Err(ShotError::Driver(step, e).into_play(selector))
             }
+            // Region borders drawn that make no regions: the board's own drawing, refused now.
+            Err(ShotError::Pixels(e @ PixelError::Regions { .. })) => {
+                Err(ShotError::Pixels(e).into_play(selector))
+            }
             Err(e) => {
                 failed = Some(e);
                 Ok(None)
@@ -328,13 +332,18 @@ fn min_givens(site: &Site, shot: &Shot) -> usize {
     }
 }
 
-/// The variant `shot` shows: Killer cages read exactly, none (classic), or outlines refused
-/// with the reason; a board that is not the site's `spec` is refused too. `-v` says which
-/// variant was found and why.
+/// The variant `shot` shows: Killer cages read exactly, jigsaw regions, none (classic), or
+/// outlines refused with the reason; a board that is not the site's `spec` is refused too.
+/// `-v` says which variant was found and why.
 fn variant_of(shot: &Shot, spec: VariantSpec) -> Result<Found, VariantError> {
     let cages = shot.cages.clone()?;
-    let found = Found { cages, notes: shot.notes.clone(), ..Found::default() };
-    tracing::info!("variant: {} ({})", found.name(), found.why("no cage outlines"));
+    let regions = shot.read.board.regions.clone();
+    let found = Found { cages, regions, notes: shot.notes.clone(), ..Found::default() };
+    tracing::info!(
+        "variant: {} ({})",
+        found.name(),
+        found.why("no cage outlines or region borders")
+    );
     found.require(spec)
 }
 
@@ -717,6 +726,7 @@ mod tests {
             boxes_seen: true,
             rows: spans.clone(),
             cols: spans,
+            regions: None,
         };
         let cells = puzzle
             .bytes()
