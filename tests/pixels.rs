@@ -109,6 +109,22 @@ fn solves_a_photo_in_perspective() {
         .stdout(format!("{SOLUTION}\n"));
 }
 
+/// A jigsaw (Solo 9j) drawn with thick lines around its regions and thin ones elsewhere: its
+/// regions are read from the lines and it is solved as a jigsaw (as boxes, its givens clash).
+#[test]
+fn solves_a_jigsaw_by_the_regions_its_lines_outline() {
+    sudobot()
+        .args(["solve", "-o", "line", "--show-read", "--image"])
+        .arg(fixture("jigsaw-9x9.png"))
+        .assert()
+        .code(0)
+        .stdout(
+            "674253819521984673835761942492317586186572394748639251913425768359846127267198435\n",
+        )
+        .stderr(predicate::str::contains("a 9x9 board with jigsaw regions"))
+        .stderr(predicate::str::contains("outline 9 regions of 9 cells"));
+}
+
 #[test]
 fn an_uncertain_cell_the_solution_does_not_need_is_left_out_by_name() {
     // r1c2 is smeared; the 47 other givens still have exactly one solution.

@@ -452,6 +452,32 @@ pub fn photo_fixture(puzzle: &Puzzle, font: &FontVec) -> Canvas {
 pub const FIXTURE_PUZZLE: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
+/// The style of a jigsaw before its regions are drawn: every line thin (no box lines).
+pub const JIGSAW_STYLE: Style = Style { thick: 1, thick_line: LIGHT.line, ..LIGHT };
+
+/// Solo's 9j regions, a region label a cell (as the web replicas' `data.js`).
+pub const JIGSAW_REGIONS: &str =
+    "112333333112223334112244444112254446172555666775555686779599886779999886779988886";
+
+/// Draws a jigsaw's region borders over the board drawn in `c` (with [`JIGSAW_STYLE`]): every
+/// inner edge between two cells of different `labels` (one a cell, reading order) as a black
+/// line 5 px wide.
+pub fn region_lines(c: &mut Canvas, labels: &[u8]) {
+    let board = sudobot::pixels::board::find(c.view()).expect("the drawn grid is found");
+    let n = board.side;
+    for a in 0..n * n {
+        let (ra, ca) = (board.rows[a / n], board.cols[a % n]);
+        if a % n + 1 < n && labels[a] != labels[a + 1] {
+            let x = (ca.1 + board.cols[a % n + 1].0) / 2;
+            c.rect(x - 2, ra.0 - 1, 5, ra.1 - ra.0 + 3, [0, 0, 0]);
+        }
+        if a + n < n * n && labels[a] != labels[a + n] {
+            let y = (ra.1 + board.rows[a / n + 1].0) / 2;
+            c.rect(ca.0 - 1, y - 2, ca.1 - ca.0 + 3, 5, [0, 0, 0]);
+        }
+    }
+}
+
 /// A committed fixture.
 pub struct Fixture {
     /// Its file name.
@@ -529,7 +555,21 @@ pub fn fixtures() -> Vec<Fixture> {
     let mut letters_shot = Canvas::new(560, 560, [255, 255, 255]);
     draw(&mut letters_shot, 12, 9, &letters, &Style { cell: 30, ..LIGHT }, &font);
     let photo = photo_fixture(&puzzle, &font);
+    // A jigsaw (Solo 9j: one solution with its regions) drawn with its region borders.
+    let jigsaw = Puzzle {
+        side: 9,
+        bw: 3,
+        bh: 3,
+        cells: "6..2.38...21..4.7.........24.2..7....8..7..9....6..2.19.........5.8..12...71.8..5"
+            .bytes()
+            .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
+            .collect(),
+    };
+    let mut jigsaw_shot = Canvas::new(300, 300, [255, 255, 255]);
+    draw(&mut jigsaw_shot, 8, 8, &jigsaw, &Style { cell: 30, ..JIGSAW_STYLE }, &font);
+    region_lines(&mut jigsaw_shot, JIGSAW_REGIONS.as_bytes());
     vec![
+        Fixture::shot("jigsaw-9x9.png", jigsaw_shot, Some((jigsaw, 0))),
         Fixture::shot("letters-16x16.png", letters_shot, Some((letters, 0))),
         Fixture::shot("screenshot-9x9.png", shot, Some((puzzle.clone(), 0))),
         Fixture::shot("number-pad.png", pad, None),

@@ -133,17 +133,30 @@ fn edge_width(
 
 #[cfg(test)]
 mod tests {
-    use super::super::drawkit::{Canvas, Puzzle, draw, font, puzzle};
+    use super::super::drawkit::{
+        Canvas, JIGSAW_REGIONS, JIGSAW_STYLE, Puzzle, draw, font, puzzle, region_lines,
+    };
     use super::*;
 
-    /// A 9x9 board drawn as a jigsaw is: every line thin (1 px), then the lines along the
-    /// `thick` edges (pairs of cells) drawn 5 px wide in black.
-    fn drawn(thick: &[(usize, usize)]) -> (Canvas, Board) {
+    /// A 9x9 board drawn as a jigsaw is: every line thin (1 px).
+    fn plain() -> Canvas {
         let p: Puzzle = puzzle(9, 3, 3, 7, false, false);
         let mut c = Canvas::new(420, 420, [255, 255, 255]);
-        let light = super::super::drawkit::LIGHT;
-        let style = super::super::drawkit::Style { thick: 1, thick_line: light.line, ..light };
-        draw(&mut c, 10, 10, &p, &style, &font(0));
+        draw(&mut c, 10, 10, &p, &JIGSAW_STYLE, &font(0));
+        c
+    }
+
+    /// [`plain`] with the edges between cells of different `labels` drawn 5 px wide.
+    fn drawn_regions(labels: &str) -> (Canvas, Board) {
+        let mut c = plain();
+        region_lines(&mut c, labels.as_bytes());
+        let board = super::super::board::find(c.view()).expect("still found");
+        (c, board)
+    }
+
+    /// [`plain`] with the `thick` edges (pairs of cells) drawn 5 px wide.
+    fn drawn(thick: &[(usize, usize)]) -> (Canvas, Board) {
+        let mut c = plain();
         let board = super::super::board::find(c.view()).expect("the drawn grid is found");
         for &(a, b) in thick {
             let (ra, ca) = (board.rows[a / 9], board.cols[a % 9]);
@@ -160,25 +173,6 @@ mod tests {
         (c, board)
     }
 
-    /// The inner edges between cells of different regions (`labels`: one per cell).
-    fn borders_of(labels: &str) -> Vec<(usize, usize)> {
-        let l = labels.as_bytes();
-        let mut out = Vec::new();
-        for i in 0..81 {
-            if i % 9 < 8 && l[i] != l[i + 1] {
-                out.push((i, i + 1));
-            }
-            if i < 72 && l[i] != l[i + 9] {
-                out.push((i, i + 9));
-            }
-        }
-        out
-    }
-
-    /// Solo's 9j regions (the web replica's too).
-    const JIGSAW: &str =
-        "112333333112223334112244444112254446172555666775555686779599886779999886779988886";
-
     #[test]
     fn a_classic_board_and_a_selected_cells_frame_show_no_region_borders() {
         let (c, board) = drawn(&[]);
@@ -193,12 +187,14 @@ mod tests {
 
     #[test]
     fn jigsaw_borders_are_read_as_regions_and_refused_when_they_do_not_make_them_exactly() {
-        let (c, board) = drawn(&borders_of(JIGSAW));
+        let (c, board) = drawn_regions(JIGSAW_REGIONS);
         let b = thick_borders(c.view(), &board).expect("region borders");
         let want = crate::grid::killer::joined_groups(
             81,
             (0..81).flat_map(|i| [(i, i + 1), (i, i + 9)]).filter(|&(a, b)| {
-                b < 81 && (b != a + 1 || a % 9 < 8) && JIGSAW.as_bytes()[a] == JIGSAW.as_bytes()[b]
+                b < 81
+                    && (b != a + 1 || a % 9 < 8)
+                    && JIGSAW_REGIONS.as_bytes()[a] == JIGSAW_REGIONS.as_bytes()[b]
             }),
         );
         assert_eq!(b.regions, Ok(want.clone()));
@@ -208,8 +204,8 @@ mod tests {
         let jigsaw = crate::grid::Geometry::jigsaw(9, &want).unwrap();
         assert_eq!(read.geometry().unwrap().region_map(), jigsaw.region_map());
         // r1c2 drawn in the second region: regions of 8 and 10 cells.
-        let bad = format!("12{}", &JIGSAW[2..]);
-        let (c, board) = drawn(&borders_of(&bad));
+        let bad = format!("12{}", &JIGSAW_REGIONS[2..]);
+        let (c, board) = drawn_regions(&bad);
         let b = thick_borders(c.view(), &board).expect("region borders");
         let e = b.regions.unwrap_err().to_string();
         assert!(e.contains("the region at r1c1 has 8 cells, not 9"), "{e}");
