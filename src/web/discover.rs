@@ -701,10 +701,13 @@ async fn canvas_found(
     let mut site = page_site(url, board);
     site.frames = frame_path(frame);
     site.fill.strategy = Strategy::Click;
-    let killer =
-        if variant == VariantSpec::Killer { ", a Killer by its cage outlines" } else { "" };
+    let seen = match variant {
+        VariantSpec::Killer => ", a Killer by its cage outlines",
+        VariantSpec::Jigsaw => ", a jigsaw by the regions its lines outline",
+        _ => "",
+    };
     let why = format!(
-        "{what} at `{selector}` and no board made of elements: read from its pixels{killer}; \
+        "{what} at `{selector}` and no board made of elements: read from its pixels{seen}; \
          typed by clicking each cell's centre, then its key"
     );
     let others = rejected.into_iter().map(|r| r.0).collect();
@@ -712,14 +715,18 @@ async fn canvas_found(
 }
 
 /// The variant one screenshot of the canvas at `selector` shows, for the site file: Killer
-/// where its cage outlines read exactly, else `Auto` (play decides from each read).
+/// where its cage outlines read exactly, jigsaw where its lines outline regions, else `Auto`
+/// (play decides from each read).
 async fn canvas_variant(driver: &WebDriver, selector: &str) -> VariantSpec {
     let Ok(element) = driver.find(By::Css(selector)).await else { return VariantSpec::Auto };
     let Ok(png) = element.screenshot_as_png().await else { return VariantSpec::Auto };
-    let read = crate::pixels::decode(&png)
-        .and_then(|image| crate::pixels::killer::read(image.view()?).map(|k| k.cages));
+    let read = crate::pixels::decode(&png).and_then(|image| {
+        crate::pixels::killer::read(image.view()?)
+            .map(|k| (matches!(k.cages, Ok(Some(_))), k.read.board.regions.is_some()))
+    });
     match read {
-        Ok(Ok(Some(_))) => VariantSpec::Killer,
+        Ok((true, _)) => VariantSpec::Killer,
+        Ok((false, true)) => VariantSpec::Jigsaw,
         _ => VariantSpec::Auto,
     }
 }

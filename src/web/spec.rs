@@ -461,7 +461,7 @@ fn pixels(raw: RawBoard) -> Result<PixelSpec, BoardError> {
     if !raw.variant.from_pixels() {
         return not(
             "board.variant",
-            "is `auto`, `classic` or `killer` on a board read from pixels",
+            "is `auto`, `classic`, `killer` or `jigsaw` on a board read from pixels",
         );
     }
     if raw.regions_state.is_some() {
@@ -908,7 +908,6 @@ mod tests {
             ("order = \"id\"", "board.order"),
             ("id_template = \"c{index1}\"", "board.id_template"),
             ("value = \"text\"", "board.value"),
-            ("variant = \"jigsaw\"", "board.variant"),
             ("variant = \"x\"", "board.variant"),
         ] {
             let err = error(board(&[canvas[0], canvas[1], add]), key);
@@ -928,10 +927,13 @@ mod tests {
         let BoardSpec::Pixels(p) = &spec else { panic!("a pixel board: {spec:?}") };
         assert_eq!((p.element.as_str(), p.min_givens), ("#game > canvas", Some(20)));
         assert_eq!(spec.min_givens_for(4), 20);
-        // A Killer's cages are read from pixels: the variant loads and is written back.
-        let killer = board(&[canvas[0], canvas[1], "variant = \"killer\""]).unwrap();
-        assert_eq!(killer.variant(), VariantSpec::Killer);
-        assert!(killer.to_toml().contains("variant = \"killer\"\n"), "{}", killer.to_toml());
+        // A Killer's cages and a jigsaw's regions are read from pixels: the variant loads and
+        // is written back.
+        for name in ["killer", "jigsaw"] {
+            let spec = board(&[canvas[0], canvas[1], &format!("variant = \"{name}\"")]).unwrap();
+            assert_eq!(spec.variant().name(), name);
+            assert!(spec.to_toml().contains(&format!("variant = \"{name}\"\n")), "{spec:?}");
+        }
         assert_eq!(board(&canvas).unwrap().variant(), VariantSpec::Auto);
     }
 

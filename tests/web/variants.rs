@@ -247,8 +247,8 @@ fn a_killer_canvas_is_read_from_its_pixels_and_solved() {
 }
 
 /// A jigsaw drawn on a canvas, found with `--url` alone: its regions are read from the thick
-/// lines between cells and it is played as a jigsaw; drawn regions of 8 and 10 cells are
-/// refused with nothing typed.
+/// lines between cells and it is played as a jigsaw, and `sites learn` writes it down; drawn
+/// regions of 8 and 10 cells are refused with nothing typed.
 #[test]
 fn a_jigsaw_canvas_is_read_from_its_pixels_and_solved() {
     let _lock = browser_lock();
@@ -260,6 +260,11 @@ fn a_jigsaw_canvas_is_read_from_its_pixels_and_solved() {
     let line = variant_line(&stderr);
     assert!(line.contains("variant: jigsaw") && line.contains("9 regions of 9 cells"), "{stderr}");
     assert!(stdout.contains("typed 54 cells"), "27 givens left alone: {stdout}");
+    assert!(stderr.contains("a jigsaw by the regions its lines outline"), "{stderr}");
+    let url = server.url("variants/jigsaw_canvas.html");
+    let out = super::sudobot_plain(&["sites", "learn", "--url", &url, "--headless"]);
+    assert_code(&out, 0);
+    assert!(text(&out).0.contains("variant = \"jigsaw\"\n"), "{}", text(&out).0);
     let out = run(&server, None, "jigsaw_canvas.html?bad=region", &[]);
     assert_refused(&server, "jigsaw_canvas_bad", &out, "the region at r1c1 has 8 cells, not 9");
 }
