@@ -165,7 +165,7 @@ fn arguments_that_are_no_puzzle() {
 fn a_variant_that_cannot_be_honoured_is_refused_before_a_browser_starts() {
     let cases: [(&[&str], &str); 2] = [
         (&["--url", "http://127.0.0.1:9/", "--variant", "killer"], "`killer` needs --site"),
-        (&["--site", "sudoku.com", "--variant", "jigsaw"], "is read from pixels"),
+        (&["--site", "sudoku.com", "--variant", "x"], "X diagonals are not"),
     ];
     for (args, why) in cases {
         sudobot()
