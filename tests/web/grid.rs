@@ -87,7 +87,10 @@ impl Grid {
         std::fs::create_dir_all(&tmp).unwrap();
         std::fs::create_dir_all(&home).unwrap();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let mut cmd = java(jar, &["-Xmx256m"], &args);
+        // Java takes its temporary directory from `java.io.tmpdir`, not `TMPDIR`: Selenium
+        // unpacks its manager there, and a node stopped by SIGKILL leaves it behind.
+        let tmpdir = format!("-Djava.io.tmpdir={}", tmp.display());
+        let mut cmd = java(jar, &["-Xmx256m", &tmpdir], &args);
         cmd.env("TMPDIR", &tmp)
             .env("HOME", &home)
             .stdin(Stdio::null())

@@ -76,6 +76,8 @@ impl RemoteEnd {
     fn spawn(mut cmd: std::process::Command) -> RemoteEnd {
         let tmp = tempfile::tempdir().unwrap();
         cmd.env("TMPDIR", tmp.path()).env("HOME", tmp.path()).stdin(std::process::Stdio::null());
+        // A Grid's JVM takes its temporary directory from `java.io.tmpdir`, not `TMPDIR`.
+        cmd.env("JAVA_TOOL_OPTIONS", format!("-Djava.io.tmpdir={}", tmp.path().display()));
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         RemoteEnd { child: cmd.spawn().expect("the WebDriver server starts"), _tmp: tmp }
     }
