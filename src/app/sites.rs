@@ -90,7 +90,11 @@ fn learn(args: &LearnArgs, dir: Option<&Path>) -> anyhow::Result<Code> {
                 driver.goto(&args.url).await.map_err(|e| {
                     format!("cannot open {}: {}", args.url, sudobot::web::error::short(&e))
                 })?;
-                discover::discover(driver, &args.url, bound).await.map_err(|e| e.to_string())
+                let mut found = discover::discover(driver, &args.url, bound)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                discover::learn_variant(driver, &mut found).await;
+                Ok::<_, String>(found)
             })
             .await;
         session.close().await;

@@ -691,32 +691,42 @@ async fn canvas_found(
     let Some(selector) = selector else {
         return Err(DiscoverError::NoSelector { what });
     };
-    let variant = canvas_variant(driver, &selector).await;
     let board = BoardSpec::Pixels(PixelSpec {
         element: selector.clone(),
         min_givens: None,
         ready_timeout_ms: None,
-        variant,
+        variant: VariantSpec::Auto,
     });
     let mut site = page_site(url, board);
     site.frames = frame_path(frame);
     site.fill.strategy = Strategy::Click;
-    let seen = match variant {
-        VariantSpec::Killer => ", a Killer by its cage outlines",
-        VariantSpec::Jigsaw => ", a jigsaw by the regions its lines outline",
-        _ => "",
-    };
     let why = format!(
-        "{what} at `{selector}` and no board made of elements: read from its pixels{seen}; \
-         typed by clicking each cell's centre, then its key"
+        "{what} at `{selector}` and no board made of elements: read from its pixels; typed by \
+         clicking each cell's centre, then its key"
     );
     let others = rejected.into_iter().map(|r| r.0).collect();
     Ok(Found { site, why, others, givens: 0, took: Duration::ZERO })
 }
 
-/// The variant one screenshot of the canvas at `selector` shows, for the site file: Killer
-/// where its cage outlines read exactly, jigsaw where its lines outline regions, else `Auto`
-/// (play decides from each read).
+/// For a site file (`sites learn`; play decides from each read of the board instead): the
+/// variant one screenshot of the canvas `found` reads from pixels shows, written into its
+/// board and its reason. Killer where its cage outlines read exactly, jigsaw where its lines
+/// outline regions, else left `Auto`. Needs the driver in the canvas's frame, as
+/// [`discover`] leaves it.
+pub async fn learn_variant(driver: &WebDriver, found: &mut Found) {
+    let BoardSpec::Pixels(pixels) = &mut found.site.board else { return };
+    if pixels.variant != VariantSpec::Auto {
+        return;
+    }
+    pixels.variant = canvas_variant(driver, &pixels.element).await;
+    match pixels.variant {
+        VariantSpec::Killer => found.why.push_str("; a Killer by its cage outlines"),
+        VariantSpec::Jigsaw => found.why.push_str("; a jigsaw by the regions its lines outline"),
+        _ => {}
+    }
+}
+
+/// The variant one screenshot of the canvas at `selector` shows: Killer, jigsaw or `Auto`.
 async fn canvas_variant(driver: &WebDriver, selector: &str) -> VariantSpec {
     let Ok(element) = driver.find(By::Css(selector)).await else { return VariantSpec::Auto };
     let Ok(png) = element.screenshot_as_png().await else { return VariantSpec::Auto };
