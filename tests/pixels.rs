@@ -125,6 +125,25 @@ fn solves_a_jigsaw_by_the_regions_its_lines_outline() {
         .stderr(predicate::str::contains("outline 9 regions of 9 cells"));
 }
 
+/// An X (Solo 3x3x: two solutions as a classic board) with lines drawn across its diagonals:
+/// they are read as its diagonals, the digits under them read, and it is solved as an X, the
+/// solution `sudobot solve -x` gives for the same givens.
+#[test]
+fn solves_an_x_by_the_lines_drawn_across_its_diagonals() {
+    let givens =
+        ".8...5....79...83....73........1...64..9.6..27...4........71....65...24....6...5.";
+    let want = sudobot().args(["solve", "-x", "-o", "line", givens]).output().unwrap();
+    assert!(want.status.success(), "{want:?}");
+    sudobot()
+        .args(["solve", "-o", "line", "--show-read", "--image"])
+        .arg(fixture("x-9x9.png"))
+        .assert()
+        .code(0)
+        .stdout(String::from_utf8(want.stdout).unwrap())
+        .stderr(predicate::str::contains("a 9x9 board with boxes 3x3 and both diagonals (X)"))
+        .stderr(predicate::str::contains("no other, are crossed by a line"));
+}
+
 #[test]
 fn an_uncertain_cell_the_solution_does_not_need_is_left_out_by_name() {
     // r1c2 is smeared; the 47 other givens still have exactly one solution.

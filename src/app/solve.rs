@@ -250,8 +250,9 @@ pub(super) fn board_found(b: &sudobot::pixels::Board) -> String {
         let usual = if b.boxes_seen { "" } else { " (the usual shape: no thicker lines)" };
         format!("boxes {}x{}{usual}", b.box_width, b.box_height)
     };
+    let x = if b.diagonals.is_some() { " and both diagonals (X)" } else { "" };
     format!(
-        "a {}x{} board with {shape} at ({}, {}), {}x{} pixels",
+        "a {}x{} board with {shape}{x} at ({}, {}), {}x{} pixels",
         b.side, b.side, b.left, b.top, b.width, b.height
     )
 }

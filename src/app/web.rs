@@ -157,7 +157,7 @@ fn success_marker(
 }
 
 /// `--variant`: makes `site` play `spec`; refused (before any browser starts) where it cannot be
-/// honoured: a page found by `--url` alone, or a board read from pixels.
+/// honoured: a page found by `--url` alone.
 fn variant_for(site: Option<&mut site::Site>, spec: VariantSpec) -> Result<(), ConfigError> {
     let refuse = |message: String| ConfigError::Invalid {
         file: "command line".into(),
@@ -165,7 +165,10 @@ fn variant_for(site: Option<&mut site::Site>, spec: VariantSpec) -> Result<(), C
         message,
     };
     match site {
-        Some(site) => sudobot::web::variant::choose(site, spec).map_err(|e| refuse(e.to_string())),
+        Some(site) => {
+            sudobot::web::variant::choose(site, spec);
+            Ok(())
+        }
         None if !matches!(spec, VariantSpec::Auto | VariantSpec::Classic) => Err(refuse(format!(
             "`{}` needs --site: a page found by --url alone is played as the variant its marks \
              show (-v says which)",

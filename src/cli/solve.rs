@@ -115,9 +115,10 @@ pub struct SolveArgs {
     /// Read the puzzle from a picture of the board: a PNG or JPEG file (a screenshot), or `-`
     /// for standard input. Boards of 4x4, 6x6 and 9x9 cells; pencil marks count as empty.
     /// A board with a cell the reader is unsure of is refused with the cells named (exit 2),
-    /// unless the rest of the board has exactly one solution without them. With -x the
-    /// diagonals count too; Killer cages (dashed outlines, corner sums) and jigsaw regions
-    /// (thick lines between cells off the box lines) are read from the picture.
+    /// unless the rest of the board has exactly one solution without them. Killer cages
+    /// (dashed outlines, corner sums), jigsaw regions (thick lines between cells off the box
+    /// lines) and X diagonals (shaded, or crossed by lines) are read from the picture; -x
+    /// makes the diagonals count where the picture does not mark them.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "puzzle", "format", "box_shape"])]
     pub image: Option<PathBuf>,
 

@@ -52,6 +52,9 @@ pub struct Board {
     /// Jigsaw regions, the region of every cell in reading order, where thick lines off the
     /// box lines outline them ([`super::read`] sets them); `None`: the boxes.
     pub regions: Option<Vec<usize>>,
+    /// How both diagonals are marked on an X board ([`super::read`] sets it); `None`: they
+    /// are not houses.
+    pub diagonals: Option<super::Marked>,
 }
 
 impl Board {
@@ -645,6 +648,7 @@ fn fit(
             rows: span(&rows)?,
             cols: span(&cols)?,
             regions: None,
+            diagonals: None,
         });
     }
     None

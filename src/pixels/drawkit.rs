@@ -478,6 +478,34 @@ pub fn region_lines(c: &mut Canvas, labels: &[u8]) {
     }
 }
 
+/// Solo 3x3x: one solution with the diagonals, two without (as the web replicas' `data.js`).
+pub const X_PUZZLE: &str =
+    ".8...5....79...83....73........1...64..9.6..27...4........71....65...24....6...5.";
+
+/// Draws the diagonals of the board drawn in `c` as grey lines 2 px wide across each of their
+/// cells from corner to corner, but for the cells `skip`: under the values (on the board's
+/// white background only), as most pages draw them, or `over` them.
+pub fn diagonal_lines(c: &mut Canvas, skip: &[usize], over: bool) {
+    let board = sudobot::pixels::board::find(c.view()).expect("the drawn grid is found");
+    let n = board.side;
+    for i in (0..n * n).filter(|i| !skip.contains(i)) {
+        let ((y0, y1), (x0, x1)) = (board.rows[i / n], board.cols[i % n]);
+        let (r, col) = (i / n, i % n);
+        for d in [0, 1].into_iter().filter(|&d| if d == 0 { r == col } else { r + col + 1 == n }) {
+            for y in y0..=y1 {
+                let dx = (y - y0) * (x1 - x0) / (y1 - y0);
+                let x = if d == 0 { x0 + dx } else { x1 - dx };
+                for x in x.saturating_sub(1).max(x0)..=x.min(x1) {
+                    let p = (y * c.w + x) * 4;
+                    if over || c.px[p..p + 3] == [255, 255, 255] {
+                        c.px[p..p + 3].copy_from_slice(&[110, 110, 110]);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// A committed fixture.
 pub struct Fixture {
     /// Its file name.
@@ -568,8 +596,22 @@ pub fn fixtures() -> Vec<Fixture> {
     let mut jigsaw_shot = Canvas::new(300, 300, [255, 255, 255]);
     draw(&mut jigsaw_shot, 8, 8, &jigsaw, &Style { cell: 30, ..JIGSAW_STYLE }, &font);
     region_lines(&mut jigsaw_shot, JIGSAW_REGIONS.as_bytes());
+    // An X (Solo 3x3x: two solutions as a classic board) with lines across its diagonals.
+    let x = Puzzle {
+        side: 9,
+        bw: 3,
+        bh: 3,
+        cells: X_PUZZLE
+            .bytes()
+            .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
+            .collect(),
+    };
+    let mut x_shot = Canvas::new(300, 300, [255, 255, 255]);
+    draw(&mut x_shot, 8, 8, &x, &style, &font);
+    diagonal_lines(&mut x_shot, &[], false);
     vec![
         Fixture::shot("jigsaw-9x9.png", jigsaw_shot, Some((jigsaw, 0))),
+        Fixture::shot("x-9x9.png", x_shot, Some((x, 0))),
         Fixture::shot("letters-16x16.png", letters_shot, Some((letters, 0))),
         Fixture::shot("screenshot-9x9.png", shot, Some((puzzle.clone(), 0))),
         Fixture::shot("number-pad.png", pad, None),

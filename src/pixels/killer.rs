@@ -99,16 +99,21 @@ pub struct KillerRead {
 }
 
 impl KillerRead {
-    /// The variant found: `killer`, `jigsaw`, `jigsaw killer` or `classic` (and `killer?` for
-    /// outlines that were refused).
-    pub fn variant(&self) -> &'static str {
-        match (&self.cages, self.read.board.regions.is_some()) {
-            (Ok(Some(_)), false) => "killer",
-            (Ok(Some(_)), true) => "jigsaw killer",
-            (Ok(None), false) => "classic",
-            (Ok(None), true) => "jigsaw",
-            (Err(_), _) => "killer?",
-        }
+    /// The variant found: `classic`, or the marks read joined (`killer`, `jigsaw`, `x`,
+    /// `jigsaw x killer`; `killer?` for outlines that were refused).
+    pub fn variant(&self) -> String {
+        let b = &self.read.board;
+        let cages = match &self.cages {
+            Ok(Some(_)) => Some("killer"),
+            Ok(None) => None,
+            Err(_) => Some("killer?"),
+        };
+        let parts: Vec<&str> =
+            [b.regions.is_some().then_some("jigsaw"), b.diagonals.is_some().then_some("x"), cages]
+                .into_iter()
+                .flatten()
+                .collect();
+        if parts.is_empty() { "classic".into() } else { parts.join(" ") }
     }
 }
 
@@ -165,13 +170,16 @@ pub fn read_found(image: Rgba<'_>, board: Board) -> Result<KillerRead, PixelErro
     Ok(KillerRead { read, cages: cages.map(Some), notes })
 }
 
-/// A note for `-v` where the read found jigsaw regions.
+/// Notes for `-v` where the read found jigsaw regions or the diagonals of an X.
 fn note_regions(read: &BoardRead, notes: &mut Vec<String>) {
+    let side = read.board.side;
     if read.board.regions.is_some() {
         notes.push(format!(
-            "jigsaw: thick lines between cells off the box lines outline {0} regions of {0} cells",
-            read.board.side
+            "jigsaw: thick lines between cells off the box lines outline {side} regions of {side} cells"
         ));
+    }
+    if let Some(marked) = read.board.diagonals {
+        notes.push(marked.note(side));
     }
 }
 
@@ -303,6 +311,17 @@ pub(super) fn background(image: Rgba<'_>, (x0, y0, x1, y1): Rect) -> [u8; 3] {
 
 pub(super) fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
     a.iter().zip(b.iter()).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0)
+}
+
+/// The background of every cell of `board` (reading order), as [`background`] gives it.
+pub(super) fn backgrounds(image: Rgba<'_>, board: &Board) -> Vec<[u8; 3]> {
+    let side = board.side;
+    (0..side * side)
+        .filter_map(|i| {
+            let ((y0, y1), (x0, x1)) = (*board.rows.get(i / side)?, *board.cols.get(i % side)?);
+            Some(background(image, (x0, y0, x1, y1)))
+        })
+        .collect()
 }
 
 /// Each side of every cell of the board (see [`Look`]).

@@ -9,6 +9,7 @@ mod annotate;
 pub mod board;
 pub(crate) mod cells;
 pub mod classifier;
+mod diagonals;
 pub mod digits;
 pub mod killer;
 mod puzzle;
@@ -29,6 +30,7 @@ use crate::grid::{Cell, Geometry, Grid};
 
 pub use annotate::{annotate, encode_png, save_annotated};
 pub use board::Board;
+pub use diagonals::{DiagonalError, Marked};
 pub use puzzle::{Puzzle, Rest, Rules, Uncertain};
 
 /// The largest image read, in pixels (width times height).
@@ -106,6 +108,9 @@ pub enum PixelError {
         /// Why they make no regions.
         why: crate::grid::killer::RegionError,
     },
+    /// Marks along the board's diagonals that are not exactly both diagonals.
+    #[error("{0}")]
+    Diagonals(#[from] DiagonalError),
     /// The digit templates are missing from this build.
     #[error(
         "the digit templates are missing or damaged (rebuild them: cargo run --example pixel_templates)"
@@ -470,13 +475,14 @@ impl BoardRead {
         Ok(Grid::new(self.geometry()?, cells)?)
     }
 
-    /// The board's geometry: its boxes, or its jigsaw regions.
+    /// The board's geometry: its boxes, or its jigsaw regions; with the diagonals of an X.
     pub fn geometry(&self) -> Result<Arc<Geometry>, PixelError> {
         let b = &self.board;
-        Ok(Arc::new(match &b.regions {
+        let g = match &b.regions {
             Some(regions) => Geometry::jigsaw(b.side, regions)?,
             None => Geometry::boxed(b.box_width, b.box_height)?,
-        }))
+        };
+        Ok(Arc::new(if b.diagonals.is_some() { g.with_diagonals() } else { g }))
     }
 
     /// The grid with every value the reader saw, certain or not (for display only).
@@ -571,8 +577,10 @@ fn read_board(image: Rgba<'_>, mut board: Board) -> Result<BoardRead, PixelError
     if matches!(board.side, 6 | 12) && !board.boxes_seen {
         return Err(PixelError::BoxesUnseen);
     }
-    // Never a jigsaw read as boxes: region borders make its regions, or the read fails.
-    if let Some(borders) = regions::thick_borders(image, &board) {
+    // Never a jigsaw read as boxes, nor an X as a classic board: region borders make its
+    // regions and diagonal marks its diagonals, or the read fails.
+    let bg = killer::backgrounds(image, &board);
+    if let Some(borders) = regions::thick_borders(image, &board, &bg) {
         match borders.regions {
             Ok(regions) => board.regions = Some(regions),
             Err(why) => {
@@ -580,7 +588,13 @@ fn read_board(image: Rgba<'_>, mut board: Board) -> Result<BoardRead, PixelError
             }
         }
     }
-    let cells = cells::read_cells(image, &board);
+    board.diagonals = diagonals::marks(image, &board, &bg)?;
+    let cells = if board.diagonals == Some(Marked::Lines) {
+        let cleaned = diagonals::without_lines(image, &board, &bg)?;
+        cells::read_cells(cleaned.view()?, &board)
+    } else {
+        cells::read_cells(image, &board)
+    };
     Ok(BoardRead { board, cells })
 }
 
@@ -738,6 +752,7 @@ pub(crate) fn test_board(
         rows: (0..side).map(|k| span(k, at.1)).collect(),
         cols: (0..side).map(|k| span(k, at.0)).collect(),
         regions: None,
+        diagonals: None,
     }
 }
 

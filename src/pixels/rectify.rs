@@ -618,6 +618,7 @@ fn grid_at(
         rows: spans(&rows)?,
         cols: spans(&cols)?,
         regions: None,
+        diagonals: None,
     })
 }
 

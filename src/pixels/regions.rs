@@ -9,7 +9,7 @@ use crate::grid::killer::{RegionError, bordered_regions};
 
 use super::Rgba;
 use super::board::Board;
-use super::killer::{background, distance};
+use super::killer::distance;
 
 /// A pixel this far (largest channel difference) from the cells' background is line.
 const INK: u8 = 48;
@@ -30,28 +30,22 @@ pub struct Borders {
 /// The thick borders of the board in `image` that lie off its box boundaries: `None` where
 /// there are none, or fewer than `side` that outline no regions (or the board is too small to
 /// measure).
-pub fn thick_borders(image: Rgba<'_>, board: &Board) -> Option<Borders> {
+pub fn thick_borders(image: Rgba<'_>, board: &Board, bg: &[[u8; 3]]) -> Option<Borders> {
     let side = board.side;
-    if side < 4 || board.rows.len() != side || board.cols.len() != side {
+    if side < 4 || board.rows.len() != side || board.cols.len() != side || bg.len() != side * side {
         return None;
     }
-    let bg: Vec<[u8; 3]> = (0..side * side)
-        .map(|i| {
-            let ((y0, y1), (x0, x1)) = (board.rows[i / side], board.cols[i % side]);
-            background(image, (x0, y0, x1, y1))
-        })
-        .collect();
     // (a, b, width, on a box boundary), a left of or above b.
     let mut edges: Vec<(usize, usize, usize, bool)> = Vec::with_capacity(2 * side * side);
     for r in 0..side {
         for c in 0..side {
             let i = r * side + c;
             if c + 1 < side {
-                let width = edge_width(image, board, i, i + 1, &bg, true);
+                let width = edge_width(image, board, i, i + 1, bg, true);
                 edges.push((i, i + 1, width, (c + 1) % board.box_width == 0));
             }
             if r + 1 < side {
-                let width = edge_width(image, board, i, i + side, &bg, false);
+                let width = edge_width(image, board, i, i + side, bg, false);
                 edges.push((i, i + side, width, (r + 1) % board.box_height == 0));
             }
         }
@@ -138,6 +132,11 @@ mod tests {
     };
     use super::*;
 
+    /// [`thick_borders`] of the board drawn in `c`.
+    fn borders_of(c: &Canvas, board: &Board) -> Option<Borders> {
+        thick_borders(c.view(), board, &super::super::killer::backgrounds(c.view(), board))
+    }
+
     /// A 9x9 board drawn as a jigsaw is: every line thin (1 px).
     fn plain() -> Canvas {
         let p: Puzzle = puzzle(9, 3, 3, 7, false, false);
@@ -176,19 +175,19 @@ mod tests {
     #[test]
     fn a_classic_board_and_a_selected_cells_frame_show_no_region_borders() {
         let (c, board) = drawn(&[]);
-        assert_eq!(thick_borders(c.view(), &board), None);
+        assert_eq!(borders_of(&c, &board), None);
         let boxes = [(2, 3), (5, 6), (11, 12), (14, 15), (18, 27), (19, 28), (20, 29), (21, 30)];
         let (c, board) = drawn(&boxes);
-        assert_eq!(thick_borders(c.view(), &board), None, "box lines drawn thick in part");
+        assert_eq!(borders_of(&c, &board), None, "box lines drawn thick in part");
         // A frame around r5c5 (a selected cell): four thick edges outlining no regions.
         let (c, board) = drawn(&[(39, 40), (40, 41), (31, 40), (40, 49)]);
-        assert_eq!(thick_borders(c.view(), &board), None);
+        assert_eq!(borders_of(&c, &board), None);
     }
 
     #[test]
     fn jigsaw_borders_are_read_as_regions_and_refused_when_they_do_not_make_them_exactly() {
         let (c, board) = drawn_regions(JIGSAW_REGIONS);
-        let b = thick_borders(c.view(), &board).expect("region borders");
+        let b = borders_of(&c, &board).expect("region borders");
         let want = crate::grid::killer::joined_groups(
             81,
             (0..81).flat_map(|i| [(i, i + 1), (i, i + 9)]).filter(|&(a, b)| {
@@ -206,7 +205,7 @@ mod tests {
         // r1c2 drawn in the second region: regions of 8 and 10 cells.
         let bad = format!("12{}", &JIGSAW_REGIONS[2..]);
         let (c, board) = drawn_regions(&bad);
-        let b = thick_borders(c.view(), &board).expect("region borders");
+        let b = borders_of(&c, &board).expect("region borders");
         let e = b.regions.unwrap_err().to_string();
         assert!(e.contains("the region at r1c1 has 8 cells, not 9"), "{e}");
         let e = super::super::read(c.view()).unwrap_err().to_string();

@@ -156,8 +156,8 @@ pub struct PixelSpec {
     pub min_givens: Option<usize>,
     /// `board.ready_timeout_ms`.
     pub ready_timeout_ms: Option<u64>,
-    /// `board.variant`: `auto`, `classic` or `killer` (the cages a Killer draws are read from
-    /// its pixels; jigsaw regions and X diagonals are not).
+    /// `board.variant`: any (Killer cages, jigsaw regions and X diagonals are read from the
+    /// board's pixels).
     pub variant: VariantSpec,
 }
 
@@ -457,12 +457,6 @@ fn pixels(raw: RawBoard) -> Result<PixelSpec, BoardError> {
     }
     if raw.value.as_ref().is_some_and(|v| *v != ValueSource::Value) {
         return not("board.value", "is not used");
-    }
-    if !raw.variant.from_pixels() {
-        return not(
-            "board.variant",
-            "is `auto`, `classic`, `killer` or `jigsaw` on a board read from pixels",
-        );
     }
     if raw.regions_state.is_some() {
         return not("board.regions_state", "is not read from pixels yet");
@@ -805,12 +799,6 @@ impl VariantSpec {
             VariantSpec::Jigsaw => "jigsaw",
             VariantSpec::X => "x",
         }
-    }
-
-    /// Whether a board read from pixels can be played as this variant (its Killer cages and
-    /// jigsaw regions are read from the image; X diagonals are not).
-    pub fn from_pixels(self) -> bool {
-        self != VariantSpec::X
     }
 
     /// The variant named `name` (as [`VariantSpec::name`] writes it, any case).

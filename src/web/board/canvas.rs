@@ -291,8 +291,9 @@ async fn wait_board(
             Err(ShotError::Driver(step, e)) if is_session_lost(&e) => {
                 Err(ShotError::Driver(step, e).into_play(selector))
             }
-            // Region borders drawn that make no regions: the board's own drawing, refused now.
-            Err(ShotError::Pixels(e @ PixelError::Regions { .. })) => {
+            // Region borders that make no regions, or diagonal marks that make no X: the
+            // board's own drawing, refused now.
+            Err(ShotError::Pixels(e @ (PixelError::Regions { .. } | PixelError::Diagonals(_)))) => {
                 Err(ShotError::Pixels(e).into_play(selector))
             }
             Err(e) => {
@@ -338,11 +339,12 @@ fn min_givens(site: &Site, shot: &Shot) -> usize {
 fn variant_of(shot: &Shot, spec: VariantSpec) -> Result<Found, VariantError> {
     let cages = shot.cages.clone()?;
     let regions = shot.read.board.regions.clone();
-    let found = Found { cages, regions, notes: shot.notes.clone(), ..Found::default() };
+    let diagonals = shot.read.board.diagonals.is_some();
+    let found = Found { cages, regions, diagonals, notes: shot.notes.clone() };
     tracing::info!(
         "variant: {} ({})",
         found.name(),
-        found.why("no cage outlines or region borders")
+        found.why("no cage outlines, region borders or diagonal marks")
     );
     found.require(spec)
 }
@@ -727,6 +729,7 @@ mod tests {
             rows: spans.clone(),
             cols: spans,
             regions: None,
+            diagonals: None,
         };
         let cells = puzzle
             .bytes()

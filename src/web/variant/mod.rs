@@ -185,18 +185,6 @@ pub enum VariantError {
     /// The marks make no grid.
     #[error("the variant does not make a grid: {0}; nothing was typed")]
     Geometry(String),
-    /// A variant asked of a site whose board is read from pixels, where X diagonals are not
-    /// read.
-    #[error(
-        "`{want}`: the board of {site} is read from pixels, where Killer cages and jigsaw \
-         regions are read, but X diagonals are not"
-    )]
-    FromPixels {
-        /// The variant asked for.
-        want: &'static str,
-        /// The site's name.
-        site: String,
-    },
     /// Killer cage outlines seen in a board's pixels that do not make cages exactly.
     #[error("the board shows Killer cage outlines, but {0}; nothing was typed")]
     Outlines(#[from] crate::pixels::killer::KillerError),
@@ -216,12 +204,9 @@ impl VariantError {
 /// Makes `site` play `spec` (`--variant`): the board must show it; a URL parameter named after
 /// it (`params = { killer = "0" }` for `{killer}` in the URL) is set to `1`; and a Killer,
 /// which may have no givens at all, is ready once its cells are there. On a board read from
-/// pixels only a Killer's cages are read: jigsaw and X are refused there.
-pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) -> Result<(), VariantError> {
+/// pixels as in the DOM, the variant's marks are read and the board is refused without them.
+pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) {
     use crate::web::spec::BoardSpec;
-    if !spec.from_pixels() && site.board.is_pixels() {
-        return Err(VariantError::FromPixels { want: spec.name(), site: site.name.clone() });
-    }
     if let Some(value) = site.params.get_mut(spec.name()) {
         *value = "1".into();
     }
@@ -233,7 +218,6 @@ pub fn choose(site: &mut crate::web::site::Site, spec: VariantSpec) -> Result<()
     if spec == VariantSpec::Killer && min_givens.is_none() {
         *min_givens = Some(0);
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -252,19 +236,19 @@ mod tests {
     }
 
     #[test]
-    fn a_board_read_from_pixels_plays_a_killer_or_a_jigsaw_but_not_an_x() {
+    fn a_board_read_from_pixels_plays_any_variant() {
         let mut site = canvas_site();
-        choose(&mut site, VariantSpec::Killer).unwrap();
+        choose(&mut site, VariantSpec::Killer);
         assert_eq!(site.board.variant(), VariantSpec::Killer);
         assert_eq!(site.board.min_givens_for(9), 0, "a Killer may give nothing but cages");
         let mut jigsaw = canvas_site();
-        choose(&mut jigsaw, VariantSpec::Jigsaw).unwrap();
+        choose(&mut jigsaw, VariantSpec::Jigsaw);
         assert_eq!(jigsaw.board.variant(), VariantSpec::Jigsaw);
-        let err = choose(&mut canvas_site(), VariantSpec::X).unwrap_err();
-        assert!(matches!(err, VariantError::FromPixels { .. }), "{err:?}");
-        assert!(err.to_string().contains("X diagonals are not"), "{err}");
+        let mut x = canvas_site();
+        choose(&mut x, VariantSpec::X);
+        assert_eq!(x.board.variant(), VariantSpec::X);
         let mut classic = canvas_site();
-        choose(&mut classic, VariantSpec::Classic).unwrap();
+        choose(&mut classic, VariantSpec::Classic);
         assert_eq!(classic.board.min_givens_for(9), 17);
     }
 }
