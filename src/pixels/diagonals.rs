@@ -224,21 +224,21 @@ pub fn without_lines(
     let side = board.side;
     let mut out =
         RgbaImage { width: image.width(), height: image.height(), data: image.data.to_vec() };
-    for i in 0..side * side {
+    for (i, &bg) in bg.iter().enumerate().take(side * side) {
         let Some((x0, y0, x1, y1)) = rect(board, i) else { continue };
         let want = wanted(side, i);
         for d in (0..2).filter(|&d| want[d]) {
-            let Some((line, half)) = line_look(image, (x0, y0, x1, y1), bg[i], d) else {
+            let Some((line, half)) = line_look(image, (x0, y0, x1, y1), bg, d) else {
                 continue;
             };
-            let near = (distance(line, bg[i]) / 2).max(INK / 2);
+            let near = (distance(line, bg) / 2).max(INK / 2);
             for y in y0..=y1 {
                 let t = (y - y0) as f32 / (y1 - y0) as f32;
                 let (x, _) = at(x0, y0, x1, y1, d, t);
                 for x in x.saturating_sub(half).max(x0)..=(x + half).min(x1) {
                     if distance(image.rgb(x, y), line) <= near {
                         let p = (y * out.width + x) * 4;
-                        out.data[p..p + 3].copy_from_slice(&bg[i]);
+                        out.data[p..p + 3].copy_from_slice(&bg);
                         out.data[p + 3] = 255;
                     }
                 }
