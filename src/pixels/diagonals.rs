@@ -213,9 +213,9 @@ fn judge(
 }
 
 /// `image` with the lines across the diagonals' cells painted over in each cell's background,
-/// so that the digits under them read as if there were none. Only pixels nearer the line's
-/// colour than the cell's background half-way are painted: a digit of another colour keeps
-/// its strokes where the line crosses them.
+/// so that the digits under them read as if there were none. Only pixels along the line that
+/// mix its colour and the background's (its anti-aliased edges included) are painted: a digit
+/// of another colour keeps its strokes where the line crosses them.
 pub fn without_lines(
     image: Rgba<'_>,
     board: &Board,
@@ -231,12 +231,11 @@ pub fn without_lines(
             let Some((line, half)) = line_look(image, (x0, y0, x1, y1), bg, d) else {
                 continue;
             };
-            let near = (distance(line, bg) / 2).max(INK / 2);
             for y in y0..=y1 {
                 let t = (y - y0) as f32 / (y1 - y0) as f32;
                 let (x, _) = at(x0, y0, x1, y1, d, t);
                 for x in x.saturating_sub(half).max(x0)..=(x + half).min(x1) {
-                    if distance(image.rgb(x, y), line) <= near {
+                    if mixes(image.rgb(x, y), line, bg) {
                         let p = (y * out.width + x) * 4;
                         out.data[p..p + 3].copy_from_slice(&bg);
                         out.data[p + 3] = 255;
@@ -248,7 +247,16 @@ pub fn without_lines(
     Ok(out)
 }
 
-/// A line's colour (the median of its ink near the corners) and how far either side of its
+/// Whether `p` is a mix of `line` and `bg`: each channel between theirs (give or take a few
+/// levels of noise).
+fn mixes(p: [u8; 3], line: [u8; 3], bg: [u8; 3]) -> bool {
+    (0..3).all(|k| {
+        let (lo, hi) = (line[k].min(bg[k]), line[k].max(bg[k]));
+        p[k] >= lo.saturating_sub(8) && p[k] <= hi.saturating_add(8)
+    })
+}
+
+/// A line's colour (the median of its cores near the corners) and how far either side of its
 /// path to paint (half its widest horizontal run there, and a pixel more for its edges).
 fn line_look(
     image: Rgba<'_>,
@@ -265,7 +273,6 @@ fn line_look(
         let Some(start) = (x.saturating_sub(1)..=(x + 1).min(x1)).find(|&x| ink(x, y)) else {
             continue;
         };
-        colours.push(image.rgb(start, y));
         let (mut from, mut to) = (start, start);
         while from > x0 && start - from < limit && ink(from - 1, y) {
             from -= 1;
@@ -274,6 +281,10 @@ fn line_look(
             to += 1;
         }
         widest = widest.max(to - from + 1);
+        // The line's own colour is at its core, where it is farthest from the background
+        // (its edges are mixed with it).
+        let core = (from..=to).map(|x| image.rgb(x, y)).max_by_key(|&c| distance(c, bg));
+        colours.extend(core);
     }
     (colours.len() >= CROSSED).then(|| (median(colours.into_iter()), widest / 2 + 2))
 }

@@ -270,6 +270,28 @@ fn a_jigsaw_canvas_is_read_from_its_pixels_and_solved() {
     assert_refused(&server, "jigsaw_canvas_bad", &out, "the region at r1c1 has 8 cells, not 9");
 }
 
+/// An X drawn on a canvas, its diagonals shaded or crossed by lines: read from its pixels and
+/// played as an X (it has two solutions as a classic board), where the selected cell's fill
+/// may hide one shaded cell; a diagonal cell left unmarked is refused with nothing typed.
+#[test]
+fn an_x_canvas_is_read_from_its_pixels_and_solved() {
+    let _lock = browser_lock();
+    for (query, how) in [("", "are shaded"), ("&look=lines", "are crossed by a line")] {
+        let server = FixtureServer::start();
+        let file = format!("jigsaw_canvas.html?variant=x{query}");
+        let out = run(&server, None, &file, &[]);
+        assert_code(&out, 0);
+        assert_eq!(server.verdicts("x_canvas"), ["solved"], "{file}: the page's own check");
+        let (stdout, stderr) = text(&out);
+        let line = variant_line(&stderr);
+        assert!(line.contains("variant: x") && line.contains(how), "{file}: {stderr}");
+        assert!(stdout.contains("typed 57 cells"), "{file}: 24 givens left alone: {stdout}");
+        let file = format!("jigsaw_canvas.html?variant=x{query}&bad=diagonal");
+        let out = run(&server, None, &file, &[]);
+        assert_refused(&server, "x_canvas_bad", &out, "16 of their 17 cells are, r5c5 is not");
+    }
+}
+
 #[test]
 fn an_svg_killer_is_found_by_its_dashed_outlines_and_solved() {
     let _lock = browser_lock();
@@ -342,6 +364,7 @@ fn firefox_plays_the_jigsaw_and_the_x() {
         ("jigsaw_canvas.html", "jigsaw_canvas", "variant: jigsaw"),
         ("lines_svg.html", "jigsaw_svg", "variant: jigsaw"),
         ("lines_svg.html?variant=x", "x_svg", "variant: x"),
+        ("jigsaw_canvas.html?variant=x&look=lines", "x_canvas", "variant: x"),
     ] {
         let out = run(&server, None, file, &firefox);
         assert_code(&out, 0);
