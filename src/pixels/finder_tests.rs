@@ -268,3 +268,80 @@ fn the_first_background_pixel_is_found_eight_at_a_time() {
         }
     }
 }
+
+/// The colour counts of [`super::backgrounds`], taken a run of like samples at a time, are
+/// those of every sample counted alone: on images above a million pixels (every second or
+/// third pixel sampled), with runs of one colour, noise and see-through pixels.
+#[test]
+fn colours_are_counted_as_one_sample_at_a_time_would() {
+    let mut rng = fastrand::Rng::with_seed(34);
+    for (w, h) in [(1000, 1000), (1500, 1400), (1999, 1501), (137, 141)] {
+        let mut data = Vec::with_capacity(w * h * 4);
+        while data.len() < w * h * 4 {
+            let pixel = [rng.u8(..), rng.u8(..), rng.u8(..), [255, 255, 0, 128][rng.usize(0..4)]];
+            let run = if rng.bool() { rng.usize(1..4) } else { rng.usize(1..3000) };
+            for _ in 0..run.min(w * h - data.len() / 4) {
+                data.extend_from_slice(&pixel);
+            }
+        }
+        let image = super::super::Rgba::new(w, h, &data).expect("sizes");
+        let step = (w * h / 1_000_000).max(1);
+        let mut want = vec![0u32; 4096];
+        for p in (step - 1..w * h).step_by(step) {
+            let [r, g, b] = image.rgb_at(p);
+            let bin = (usize::from(r >> 4) << 8) | (usize::from(g >> 4) << 4) | usize::from(b >> 4);
+            want[bin] += 1;
+        }
+        assert_eq!(super::colour_counts(image), want, "{w}x{h}");
+    }
+}
+
+/// The runs down the columns found a row at a time ([`super::Columns`]) are those found
+/// along each column as along a row ([`super::row_runs`]), gaps bridged alike.
+#[test]
+fn runs_down_columns_are_runs_along_rows() {
+    let mut rng = fastrand::Rng::with_seed(22);
+    for gap in [super::MAX_GAP, super::EDGE_GAP] {
+        let (w, h) = (61, 300);
+        // Columns of every density: long lines with holes, and noise.
+        let dense: Vec<u8> = (0..w).map(|_| rng.u8(0..=100)).collect();
+        let mask: Vec<Vec<u8>> =
+            (0..h).map(|_| (0..w).map(|x| u8::from(rng.u8(0..100) < dense[x])).collect()).collect();
+        let mut columns = super::Columns::new(w, gap);
+        for (y, row) in mask.iter().enumerate() {
+            columns.feed(y, row);
+        }
+        for k in 0..w {
+            columns.close(k);
+        }
+        let mut runs = Vec::new();
+        for x in 0..w {
+            let column: Vec<u8> = mask.iter().map(|row| row[x]).collect();
+            super::row_runs(&column, gap, &mut runs);
+            assert_eq!(columns.runs[x], runs, "gap {gap}, column {x}");
+        }
+    }
+}
+
+/// An image opaque but for a row far below its board is searched by its edges in a copy
+/// (drawn on white) from that row on, and found there as in the opaque copy itself.
+#[test]
+fn a_see_through_row_below_the_board_is_searched_in_a_copy() {
+    let font = font();
+    let p = puzzle(9, 3, 3, 5, false, false);
+    let mut c = Canvas::new(700, 600, [24, 70, 110]);
+    let fill = |_: usize, _: usize| [69, 69, 69];
+    tiles(&mut c, (40, 30), &p, 50, (1, 2), fill, [235, 235, 235], &font);
+    let mut data = c.view().data.to_vec();
+    let (w, h) = (700, 600);
+    for pixel in data[(h - 3) * w * 4..(h - 2) * w * 4].chunks_exact_mut(4) {
+        pixel[3] = 100;
+    }
+    let image = super::super::Rgba::new(w, h, &data).expect("sizes");
+    assert!(super::edge_lines(&data, w, true).is_none(), "the see-through row is seen");
+    let mut scratch = Vec::new();
+    let copy: Vec<u8> = (0..h).flat_map(|y| image.opaque_row(y, &mut scratch).to_vec()).collect();
+    let opaque = super::super::Rgba::new(w, h, &copy).expect("sizes");
+    let board = super::find_by_edges(image).expect("the board is found");
+    assert_eq!(Ok(board), super::find_by_edges(opaque));
+}

@@ -217,11 +217,6 @@ impl<'a> Rgba<'a> {
         }
     }
 
-    /// All the pixels, when every one is opaque (4 bytes a pixel, as [`Rgba::opaque_row`]).
-    pub(crate) fn opaque_pixels(&self) -> Option<&'a [u8]> {
-        all_opaque(self.data).then_some(self.data)
-    }
-
     /// Pixel row `y` as 4 bytes a pixel, each colour as [`Rgba::rgb`] gives it and the fourth
     /// byte 255: the image's own row when all its pixels are opaque (no copy), else `scratch`
     /// filled. Empty when `y` is outside the image.
