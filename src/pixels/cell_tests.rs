@@ -146,3 +146,53 @@ fn a_value_beside_a_speck_is_read() {
     assert!(specked.cells[i].is_certain(), "{specked}");
     assert_eq!(score(&specked, &p).1, 0, "{specked}");
 }
+
+/// The glyph of `digit` drawn in font `k` in a 48 px cell, blurred `r` pixels: its template
+/// scores.
+fn scores_of(digit: u8, k: usize, r: usize) -> super::digits::Scores {
+    let mut c = Canvas::new(48, 48, [255, 255, 255]);
+    c.glyph(&font(k), char::from(b'0' + digit), 30.0, 24.0, 24.0, [0, 0, 0]);
+    let c = if r > 0 { blur(&c, r) } else { c };
+    let super::Content::Glyph(features, _) = super::cell_content(c.view(), 0, 0, 47, 47) else {
+        panic!("no glyph drawn for {digit}");
+    };
+    super::digits::builtin().score(&features)
+}
+
+/// A board's sure reads of 1 to 9 (twice each) in one font, and a last cell of that font's 8
+/// that the templates and the network lean to without certainty: the three name it alike, and
+/// the board's own 8s are nearer it than its 6s, so it is read. Not when the network names
+/// another digit, nor on a board with pencil marks (it was uncertain whatever they said).
+#[test]
+fn a_glyph_the_templates_the_network_and_the_boards_font_name_alike_is_read() {
+    use super::{Net, digits::NetRead, font_agrees};
+    let sure = |v: u8| CellRead { kind: CellKind::Given, value: Some(v), confidence: 1.0 };
+    let mut out = Vec::new();
+    let mut scores = Vec::new();
+    for v in (1..=9u8).chain(1..=9) {
+        out.push(sure(v));
+        scores.push(Some(scores_of(v, 0, 1)));
+    }
+    let eight = scores_of(8, 0, 2);
+    assert_eq!(eight.guess(&[false; 10]).map(|g| g.digit), Some(8));
+    out.push(CellRead { kind: CellKind::Given, value: Some(8), confidence: 0.3 });
+    scores.push(Some(eight));
+    let last = out.len() - 1;
+    let agreeing = Net { sure: false, read: NetRead { value: 8, probability: 0.9 } };
+    let nets = vec![agreeing; out.len()];
+    let read = font_agrees(out.clone(), &scores, &nets);
+    assert!(read[last].is_certain(), "{:?}", read[last]);
+    assert_eq!(read[last].value, Some(8));
+    // The network reads a 6: left uncertain.
+    let mut other = nets.clone();
+    other[last].read.value = 6;
+    assert!(!font_agrees(out.clone(), &scores, &other)[last].is_certain());
+    // The network is unsure: left uncertain.
+    let mut unsure = nets.clone();
+    unsure[last].read.probability = 0.5;
+    assert!(!font_agrees(out.clone(), &scores, &unsure)[last].is_certain());
+    // A board with pencil marks: left uncertain.
+    let mut marked = out.clone();
+    marked[0] = CellRead { kind: CellKind::Pencil, value: None, confidence: 1.0 };
+    assert!(!font_agrees(marked, &scores, &nets)[last].is_certain());
+}

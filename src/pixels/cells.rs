@@ -60,9 +60,11 @@ const PROBABLE: f32 = 0.25;
 /// of a digit (of the same kind: givens and entries may use different fonts) is not that
 /// digit, which can only widen the margin of an uncertain read; a glyph that looks like a
 /// sure example of another digit (as much as like any of its own), or unlike the sure examples
-/// of its own, becomes uncertain.
+/// of its own, becomes uncertain. Last, a glyph still uncertain that the templates, the
+/// network and the board's font all name alike is read (see [`font_agrees`]).
 pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
-    let (mut out, scores, net_sure) = read_all(image, board, USUAL);
+    let (mut out, scores, nets) = read_all(image, board, USUAL);
+    let net_sure: Vec<bool> = nets.iter().map(|n| n.sure).collect();
     // Sure reads teach the board's font; newly sure cells teach it more, a few rounds.
     for _ in 0..4 {
         let revised = own_font(&out, &scores, &net_sure);
@@ -71,7 +73,7 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
         }
         out = revised;
     }
-    out
+    font_agrees(out, &scores, &nets)
 }
 
 /// Every cell of the board read with the value sizes `sizes`: the reads, the glyphs' scores and
@@ -80,19 +82,92 @@ fn read_all(
     image: Rgba<'_>,
     board: &Board,
     sizes: Sizes,
-) -> (Vec<CellRead>, Vec<Option<digits::Scores>>, Vec<bool>) {
+) -> (Vec<CellRead>, Vec<Option<digits::Scores>>, Vec<Net>) {
     let n = board.side * board.side;
     let (mut out, mut scores, mut net_sure) =
         (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
     for &(y0, y1) in &board.rows {
         for &(x0, x1) in &board.cols {
-            let (read, score, sure) = read_cell_sized(image, (x0, y0, x1, y1), board.side, sizes);
+            let (read, score, net) = read_cell_sized(image, (x0, y0, x1, y1), board.side, sizes);
             out.push(read);
             scores.push(score);
-            net_sure.push(sure);
+            net_sure.push(net);
         }
     }
     (out, scores, net_sure)
+}
+
+/// A glyph at least this similar to its nearest sure example on the board (see
+/// [`font_agrees`]).
+const FONT_NEAR: f32 = 0.9;
+
+/// The margin by which a glyph's nearest sure example of its digit beats those of every other
+/// digit (see [`font_agrees`]): small, as a blurred 8 is nearly as like the board's 6s (0.007
+/// on wt-image8); the templates and the network must agree besides, and no wrong read of the
+/// development set had all three at any margin.
+const FONT_MARGIN: f32 = 0.005;
+
+/// The network's least probability for [`font_agrees`].
+const FONT_NET: f32 = 0.7;
+
+/// An uncertain glyph that three readers name alike is read: the templates' best digit, the
+/// network's value (at least [`FONT_NET`] probable), and the board's own font, whose sure
+/// examples (certain reads of the same kind) nearest the glyph are of that digit, at least
+/// [`FONT_NEAR`] alike and by [`FONT_MARGIN`] over every other digit's, the templates'
+/// runner-up among them (a blurred photo's 8 that the templates find only a little more like
+/// an 8 than a 6 is nearer this board's sure 8s than its sure 6s). Each of the three alone is
+/// unsure of such blurred glyphs; a wrong read of the development set's photos never had all
+/// three. Only the sure reads before this step count as examples. A board with pencil marks
+/// is left as it is: a photo read before its perspective is undone may cut a glyph into what
+/// passes for marks, and such a read must keep its doubts (the straightened one is tried).
+fn font_agrees(
+    mut out: Vec<CellRead>,
+    scores: &[Option<digits::Scores>],
+    nets: &[Net],
+) -> Vec<CellRead> {
+    let sure: Vec<(usize, CellKind, u8, &digits::Scores)> = out
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.is_certain())
+        .filter_map(|(i, c)| Some((i, c.kind, c.value?, scores[i].as_ref()?)))
+        .collect();
+    if out.iter().any(|c| c.kind == CellKind::Pencil) {
+        return out;
+    }
+    let mut agreed = Vec::new();
+    for (i, cell) in out.iter().enumerate() {
+        let (Some(score), Some(value)) = (&scores[i], cell.value) else { continue };
+        let net = nets[i].read;
+        if cell.is_certain()
+            || cell.kind == CellKind::Unclear
+            || net.value != value
+            || net.probability < FONT_NET
+        {
+            continue;
+        }
+        let Some(guess) = score.guess(&[false; 10]) else { continue };
+        if guess.digit != value {
+            continue;
+        }
+        let mut nearest = [-1f32; 10];
+        for &(j, kind, v, other) in &sure {
+            if j != i && kind == cell.kind {
+                let slot = &mut nearest[usize::from(v)];
+                *slot = slot.max(score.similarity(other));
+            }
+        }
+        let own = nearest[usize::from(value)];
+        let others = (1..=9u8).filter(|&d| d != value).map(|d| nearest[usize::from(d)]);
+        let beaten = others.fold(-1f32, f32::max);
+        let runner_up_seen = guess.second == 0 || nearest[usize::from(guess.second)] > -1.0;
+        if own >= FONT_NEAR && own - beaten >= FONT_MARGIN && runner_up_seen {
+            agreed.push(i);
+        }
+    }
+    for i in agreed {
+        out[i].confidence = out[i].confidence.max(super::CERTAIN);
+    }
+    out
 }
 
 /// One round of the board's own font (see [`read_cells`]).
@@ -163,14 +238,22 @@ fn own_font(
 
 /// A cell as read: the read, the glyph's scores against the templates, and whether the
 /// network is sure of the value read.
-type Read = (CellRead, Option<digits::Scores>, bool);
+type Read = (CellRead, Option<digits::Scores>, Net);
+
+/// The network's view of a cell's glyph: whether it is sure of the value read (see
+/// [`digits::NET_OVERRULE`]), and its own reading.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Net {
+    sure: bool,
+    read: digits::NetRead,
+}
 
 fn unclear() -> Read {
-    (CellRead { kind: CellKind::Unclear, value: None, confidence: 0.0 }, None, false)
+    (CellRead { kind: CellKind::Unclear, value: None, confidence: 0.0 }, None, Net::default())
 }
 
 fn plain(kind: CellKind) -> Read {
-    (CellRead { kind, value: None, confidence: 1.0 }, None, false)
+    (CellRead { kind, value: None, confidence: 1.0 }, None, Net::default())
 }
 
 /// A connected piece of ink: its box and size.
@@ -226,10 +309,11 @@ fn read_cell_sized(image: Rgba<'_>, rect: Rect, side: usize, sizes: Sizes) -> Re
         Content::Glyph(features, coloured) => {
             let kind = if coloured { CellKind::Entry } else { CellKind::Given };
             let score = digits::builtin().score(&features);
-            let Some((value, confidence, sure)) = digits::name(&features, &score, side) else {
+            let Some((value, confidence, sure, read)) = digits::named(&features, &score, side)
+            else {
                 return unclear();
             };
-            (CellRead { kind, value: Some(value), confidence }, Some(score), sure)
+            (CellRead { kind, value: Some(value), confidence }, Some(score), Net { sure, read })
         }
     }
 }
