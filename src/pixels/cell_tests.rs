@@ -196,3 +196,25 @@ fn a_glyph_the_templates_the_network_and_the_boards_font_name_alike_is_read() {
     marked[0] = CellRead { kind: CellKind::Pencil, value: None, confidence: 1.0 };
     assert!(!font_agrees(marked, &scores, &nets)[last].is_certain());
 }
+
+/// A player's candidate notes written as a row of small digits high in an empty cell ("47",
+/// the newspaper photos alex-*): pencil marks, a certain empty cell (they were read as one
+/// glyph, an uncertain 9, or unclear).
+#[test]
+fn candidate_notes_in_a_row_are_pencil_marks() {
+    let p = puzzle(9, 3, 3, 26, false, false);
+    let i = p.cells.iter().position(|d| *d == Drawn::Empty).expect("an empty cell");
+    let s = Style { cell: 48, ..LIGHT };
+    let mut c = board(&p, &s);
+    let plain = read(c.view()).expect("the board is found");
+    let ((y0, y1), (x0, x1)) = (plain.board.rows[i / 9], plain.board.cols[i % 9]);
+    let (cw, ch) = ((x1 - x0 + 1) as f32, (y1 - y0 + 1) as f32);
+    let ink = [40, 40, 40];
+    let top = y0 as f32 + 0.3 * ch;
+    c.glyph(&font(0), '4', 0.5 * ch, x0 as f32 + 0.3 * cw, top, ink);
+    c.glyph(&font(0), '7', 0.5 * ch, x0 as f32 + 0.65 * cw, top, ink);
+    let noted = read(c.view()).expect("the board is found");
+    assert_eq!(noted.cells[i].kind, CellKind::Pencil, "{noted}");
+    assert!(noted.cells[i].is_certain(), "{noted}");
+    assert_eq!(score(&noted, &p).1, 0, "{noted}");
+}

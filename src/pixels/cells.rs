@@ -285,6 +285,8 @@ pub(crate) enum Content {
     Empty,
     /// Only small marks.
     Pencil,
+    /// A player's candidate notes, a row of small digits (see [`notes_in_a_row`]).
+    Notes,
     /// Something that is neither.
     Unclear,
     /// One large glyph: its features, and whether its ink is coloured (an entry).
@@ -304,7 +306,7 @@ pub(super) fn read_cell(
 fn read_cell_sized(image: Rgba<'_>, rect: Rect, side: usize, sizes: Sizes) -> Read {
     match content_in(image, rect, sizes, false) {
         Content::Empty => plain(CellKind::Empty),
-        Content::Pencil => plain(CellKind::Pencil),
+        Content::Pencil | Content::Notes => plain(CellKind::Pencil),
         Content::Unclear => unclear(),
         Content::Glyph(features, coloured) => {
             let kind = if coloured { CellKind::Entry } else { CellKind::Given };
@@ -399,7 +401,7 @@ fn second_look(seen: &Seen, mask: &[bool], cut: u8, sizes: Sizes, inner: bool) -
     if let Some((x0, y0, x1, y1)) = side_lines(mask, seen.w, seen.h) {
         let (ox, oy) = seen.origin;
         let trimmed = content_in(seen.image, (ox + x0, oy + y0, ox + x1, oy + y1), sizes, true);
-        if matches!(trimmed, Content::Glyph(..)) {
+        if matches!(trimmed, Content::Glyph(..) | Content::Notes) {
             return trimmed;
         }
     }
@@ -506,6 +508,9 @@ fn content_of(seen: &Seen, mask: &[bool], sizes: Sizes, inner: bool) -> Content 
         let (ox, oy) = origin;
         return content_in(image, (ox + ix0, oy + iy0, ox + ix1, oy + iy1), sizes, true);
     }
+    if notes_in_a_row(&blobs, w, h) {
+        return Content::Notes;
+    }
     let hf = h as f32;
     // A value is at least BIG, or past SMALL and in the middle of the cell (apps that draw
     // small values, a third of the cell); a piece between the two elsewhere is neither.
@@ -551,6 +556,70 @@ fn content_of(seen: &Seen, mask: &[bool], sizes: Sizes, inner: bool) -> Content 
     };
     glyph(image, dist, mask, w, h, origin, (gx0, gy0, gx1, gy1))
 }
+
+/// Candidate notes a player wrote as a row of small digits above the cell's middle ("47" in a
+/// newspaper puzzle's cell): two to four pieces of digit size side by side, apart from one
+/// another, level with one another and of like heights, the row's middle above the cell's,
+/// nothing else but specks. A value is one glyph in the middle; one that a photo broke into
+/// pieces breaks into pieces that overlap or stack, not a level row above the middle.
+fn notes_in_a_row(blobs: &[Blob], w: usize, h: usize) -> bool {
+    let (wf, hf) = (w as f32, h as f32);
+    // Specks, and scraps much smaller than every piece of digit size (a grid line's rim).
+    let speck =
+        |b: &Blob| (b.x1 - b.x0 + 1) as f32 <= SPECK * wf && b.height() as f32 <= SPECK * hf;
+    let least = blobs
+        .iter()
+        .filter(|b| b.height() as f32 >= NOTE_LEAST * hf)
+        .map(|b| b.pixels)
+        .min()
+        .unwrap_or(0);
+    let scrap = |b: &Blob| (b.height() as f32) < NOTE_LEAST * hf && b.pixels * 5 <= least;
+    let mut row: Vec<&Blob> = blobs.iter().filter(|b| !speck(b) && !scrap(b)).collect();
+    if !(2..=4).contains(&row.len()) {
+        return false;
+    }
+    row.sort_by_key(|b| b.x0);
+    let sized = |b: &&Blob| {
+        let r = b.height() as f32 / hf;
+        (NOTE_LEAST..=NOTE_MOST).contains(&r) && b.x1 - b.x0 < b.height()
+    };
+    let wide = row.iter().filter(|b| (b.x1 - b.x0 + 1) as f32 >= NOTE_WIDE * wf).count();
+    let tallest = row.iter().map(|b| b.height()).max().unwrap_or(0);
+    let shortest = row.iter().map(|b| b.height()).min().unwrap_or(0);
+    let apart_and_level = row.windows(2).all(|p| {
+        let (a, b) = (p[0], p[1]);
+        let overlap = (a.y1.min(b.y1) + 1).saturating_sub(a.y0.max(b.y0));
+        let across = (a.x1.min(b.x1) + 1).saturating_sub(a.x0.max(b.x0));
+        let narrower = (a.x1 - a.x0 + 1).min(b.x1 - b.x0 + 1);
+        b.x0 > a.x0
+            && b.x1 > a.x1
+            && 3 * across <= narrower
+            && 2 * overlap >= a.height().min(b.height())
+    });
+    let (y0, y1) = (row.iter().map(|b| b.y0).min(), row.iter().map(|b| b.y1).max());
+    let high = match (y0, y1) {
+        (Some(y0), Some(y1)) => ((y0 + y1 + 1) as f32 / 2.0) <= (0.5 - NOTE_HIGH) * hf,
+        _ => false,
+    };
+    let narrow = row.len() - wide;
+    row.iter().all(sized)
+        && narrow + 2 <= row.len()
+        && 5 * shortest >= 2 * tallest
+        && apart_and_level
+        && high
+}
+
+/// Candidate notes' pieces (see [`notes_in_a_row`]): their heights, as shares of the cell's
+/// height, between these.
+const NOTE_LEAST: f32 = 0.2;
+const NOTE_MOST: f32 = 0.7;
+
+/// The notes' pieces are this share of the cell's width wide, all but one in a row of three or
+/// more (a 1 is not; nor is the stem of a 4 whose bar broke off it).
+const NOTE_WIDE: f32 = 0.15;
+
+/// The row of notes has its middle at least this share of the cell's height above the cell's.
+const NOTE_HIGH: f32 = 0.1;
 
 /// A cell with only small marks: pencil marks, unless they stack up like a broken glyph:
 /// pieces in the middle of the cell, together taller than a pencil mark, however many (the
