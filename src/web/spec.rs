@@ -896,7 +896,6 @@ mod tests {
             ("order = \"id\"", "board.order"),
             ("id_template = \"c{index1}\"", "board.id_template"),
             ("value = \"text\"", "board.value"),
-            ("variant = \"x\"", "board.variant"),
         ] {
             let err = error(board(&[canvas[0], canvas[1], add]), key);
             assert!(matches!(err, BoardError::NotForPixels { .. }), "{add}: {err:?}");
@@ -915,9 +914,9 @@ mod tests {
         let BoardSpec::Pixels(p) = &spec else { panic!("a pixel board: {spec:?}") };
         assert_eq!((p.element.as_str(), p.min_givens), ("#game > canvas", Some(20)));
         assert_eq!(spec.min_givens_for(4), 20);
-        // A Killer's cages and a jigsaw's regions are read from pixels: the variant loads and
-        // is written back.
-        for name in ["killer", "jigsaw"] {
+        // A Killer's cages, a jigsaw's regions and an X's diagonals are read from pixels: the
+        // variant loads and is written back.
+        for name in ["killer", "jigsaw", "x"] {
             let spec = board(&[canvas[0], canvas[1], &format!("variant = \"{name}\"")]).unwrap();
             assert_eq!(spec.variant().name(), name);
             assert!(spec.to_toml().contains(&format!("variant = \"{name}\"\n")), "{spec:?}");
