@@ -722,21 +722,25 @@ pub async fn learn_variant(driver: &WebDriver, found: &mut Found) {
     match pixels.variant {
         VariantSpec::Killer => found.why.push_str("; a Killer by its cage outlines"),
         VariantSpec::Jigsaw => found.why.push_str("; a jigsaw by the regions its lines outline"),
+        VariantSpec::X => found.why.push_str("; an X by the marks on both its diagonals"),
         _ => {}
     }
 }
 
-/// The variant one screenshot of the canvas at `selector` shows: Killer, jigsaw or `Auto`.
+/// The variant one screenshot of the canvas at `selector` shows: Killer, jigsaw, X or `Auto`.
 async fn canvas_variant(driver: &WebDriver, selector: &str) -> VariantSpec {
     let Ok(element) = driver.find(By::Css(selector)).await else { return VariantSpec::Auto };
     let Ok(png) = element.screenshot_as_png().await else { return VariantSpec::Auto };
     let read = crate::pixels::decode(&png).and_then(|image| {
-        crate::pixels::killer::read(image.view()?)
-            .map(|k| (matches!(k.cages, Ok(Some(_))), k.read.board.regions.is_some()))
+        crate::pixels::killer::read(image.view()?).map(|k| {
+            let b = &k.read.board;
+            (matches!(k.cages, Ok(Some(_))), b.regions.is_some(), b.diagonals.is_some())
+        })
     });
     match read {
-        Ok((true, _)) => VariantSpec::Killer,
-        Ok((false, true)) => VariantSpec::Jigsaw,
+        Ok((true, _, _)) => VariantSpec::Killer,
+        Ok((false, true, _)) => VariantSpec::Jigsaw,
+        Ok((false, false, true)) => VariantSpec::X,
         _ => VariantSpec::Auto,
     }
 }

@@ -272,7 +272,8 @@ fn a_jigsaw_canvas_is_read_from_its_pixels_and_solved() {
 
 /// An X drawn on a canvas, its diagonals shaded or crossed by lines: read from its pixels and
 /// played as an X (it has two solutions as a classic board), where the selected cell's fill
-/// may hide one shaded cell; a diagonal cell left unmarked is refused with nothing typed.
+/// may hide one shaded cell, and `sites learn` writes it down; a diagonal cell left unmarked is
+/// refused with nothing typed.
 #[test]
 fn an_x_canvas_is_read_from_its_pixels_and_solved() {
     let _lock = browser_lock();
@@ -286,6 +287,12 @@ fn an_x_canvas_is_read_from_its_pixels_and_solved() {
         let line = variant_line(&stderr);
         assert!(line.contains("variant: x") && line.contains(how), "{file}: {stderr}");
         assert!(stdout.contains("typed 57 cells"), "{file}: 24 givens left alone: {stdout}");
+        let url = server.url(&format!("variants/{file}"));
+        let out = super::sudobot_plain(&["sites", "learn", "--url", &url, "--headless"]);
+        assert_code(&out, 0);
+        let toml = text(&out).0;
+        assert!(toml.contains("an X by the marks on both its diagonals"), "{file}: {toml}");
+        assert!(toml.contains("variant = \"x\"\n"), "{file}: {toml}");
         let file = format!("jigsaw_canvas.html?variant=x{query}&bad=diagonal");
         let out = run(&server, None, &file, &[]);
         assert_refused(&server, "x_canvas_bad", &out, "16 of their 17 cells are, r5c5 is not");
