@@ -199,21 +199,21 @@ impl<'a> Rgba<'a> {
         if a == 255 {
             return [self.data[i], self.data[i + 1], self.data[i + 2]];
         }
-        let over_white = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
-        [over_white(self.data[i]), over_white(self.data[i + 1]), over_white(self.data[i + 2])]
+        over_white(&self.data[i..i + 4])
+    }
+
+    /// Pixel row `y`'s bytes, 4 a pixel; `None` when `y` is outside the image.
+    fn row(&self, y: usize) -> Option<&'a [u8]> {
+        self.data.get(y * self.width * 4..(y + 1) * self.width * 4)
     }
 
     /// The colours of pixel row `y` into `out` (the first `width` of them), each as
     /// [`Rgba::rgb`] gives it, in a loop without branches that the compiler vectorises (an
     /// opaque pixel's formula gives its own colour back).
     pub(crate) fn rgb_row(&self, y: usize, out: &mut [[u8; 3]]) {
-        let Some(row) = self.data.get(y * self.width * 4..(y + 1) * self.width * 4) else {
-            return;
-        };
+        let Some(row) = self.row(y) else { return };
         for (o, p) in out.iter_mut().zip(row.chunks_exact(4)) {
-            let a = u16::from(p[3]);
-            let over_white = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
-            *o = [over_white(p[0]), over_white(p[1]), over_white(p[2])];
+            *o = over_white(p);
         }
     }
 
@@ -221,20 +221,25 @@ impl<'a> Rgba<'a> {
     /// byte 255: the image's own row when all its pixels are opaque (no copy), else `scratch`
     /// filled. Empty when `y` is outside the image.
     pub(crate) fn opaque_row<'s>(&'s self, y: usize, scratch: &'s mut Vec<u8>) -> &'s [u8] {
-        let Some(row) = self.data.get(y * self.width * 4..(y + 1) * self.width * 4) else {
-            return &[];
-        };
+        let Some(row) = self.row(y) else { return &[] };
         if all_opaque(row) {
             return row;
         }
         scratch.clear();
         scratch.extend(row.chunks_exact(4).flat_map(|p| {
-            let a = u16::from(p[3]);
-            let over_white = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
-            [over_white(p[0]), over_white(p[1]), over_white(p[2]), 255]
+            let [r, g, b] = over_white(p);
+            [r, g, b, 255]
         }));
         scratch
     }
+}
+
+/// The colour of an RGBA pixel (its 4 bytes) drawn on white: its own colour when it is opaque.
+#[inline(always)]
+fn over_white(p: &[u8]) -> [u8; 3] {
+    let a = u16::from(p[3]);
+    let over = |c: u8| ((u16::from(c) * a + 255 * (255 - a)) / 255) as u8;
+    [over(p[0]), over(p[1]), over(p[2])]
 }
 
 /// Whether every pixel of RGBA bytes is opaque: their alphas together, in a loop without
