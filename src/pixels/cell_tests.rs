@@ -165,7 +165,8 @@ fn scores_of(digit: u8, k: usize, r: usize) -> super::digits::Scores {
 /// another digit, nor on a board with pencil marks (it was uncertain whatever they said).
 #[test]
 fn a_glyph_the_templates_the_network_and_the_boards_font_name_alike_is_read() {
-    use super::{Net, digits::NetRead, font_agrees};
+    use super::super::classifier::Reading;
+    use super::{Net, font_agrees};
     let sure = |v: u8| CellRead { kind: CellKind::Given, value: Some(v), confidence: 1.0 };
     let mut out = Vec::new();
     let mut scores = Vec::new();
@@ -178,7 +179,8 @@ fn a_glyph_the_templates_the_network_and_the_boards_font_name_alike_is_read() {
     out.push(CellRead { kind: CellKind::Given, value: Some(8), confidence: 0.3 });
     scores.push(Some(eight));
     let last = out.len() - 1;
-    let agreeing = Net { sure: false, read: NetRead { value: 8, probability: 0.9 } };
+    let agreeing =
+        Net { sure: false, read: Reading { value: 8, probability: 0.9, runner_up: 0.0 } };
     let nets = vec![agreeing; out.len()];
     let read = font_agrees(out.clone(), &scores, &nets);
     assert!(read[last].is_certain(), "{:?}", read[last]);

@@ -125,15 +125,15 @@ fn font_agrees(
     scores: &[Option<digits::Scores>],
     nets: &[Net],
 ) -> Vec<CellRead> {
+    if out.iter().any(|c| c.kind == CellKind::Pencil) {
+        return out;
+    }
     let sure: Vec<(usize, CellKind, u8, &digits::Scores)> = out
         .iter()
         .enumerate()
         .filter(|(_, c)| c.is_certain())
         .filter_map(|(i, c)| Some((i, c.kind, c.value?, scores[i].as_ref()?)))
         .collect();
-    if out.iter().any(|c| c.kind == CellKind::Pencil) {
-        return out;
-    }
     let mut agreed = Vec::new();
     for (i, cell) in out.iter().enumerate() {
         let (Some(score), Some(value)) = (&scores[i], cell.value) else { continue };
@@ -245,7 +245,7 @@ type Read = (CellRead, Option<digits::Scores>, Net);
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Net {
     sure: bool,
-    read: digits::NetRead,
+    read: super::classifier::Reading,
 }
 
 fn unclear() -> Read {

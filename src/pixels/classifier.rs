@@ -177,8 +177,8 @@ pub fn builtin() -> Option<&'static Net> {
     NET.get_or_init(|| Net::from_bytes(WEIGHTS)).as_ref()
 }
 
-/// What the network made of a glyph on a board of `side` values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What the network made of a glyph on a board of `side` values (all zero: no network).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Reading {
     /// The most probable value of the board (1 to `side`), or 0 when the most probable
     /// class is no value of this board.

@@ -406,31 +406,25 @@ pub fn name(features: &Features, score: &Scores, side: usize) -> Option<(u8, f32
     named(features, score, side).map(|(v, c, sure, _)| (v, c, sure))
 }
 
-/// What the network read of a glyph: its value (0: no value) and probability.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct NetRead {
-    /// The value read, 0 for a glyph that is none.
-    pub value: u8,
-    /// The network's probability of it.
-    pub probability: f32,
-}
-
 /// [`name`], with the network's own reading (all zero when there is no network).
-pub fn named(features: &Features, score: &Scores, side: usize) -> Option<(u8, f32, bool, NetRead)> {
+pub fn named(
+    features: &Features,
+    score: &Scores,
+    side: usize,
+) -> Option<(u8, f32, bool, super::classifier::Reading)> {
     let template = score.guess(&[false; 10]);
     let Some(net) = super::classifier::builtin() else {
-        return template.map(|g| (g.digit, g.confidence, false, NetRead::default()));
+        return template.map(|g| (g.digit, g.confidence, false, Default::default()));
     };
     let reading = super::classifier::read(net, features, side);
-    let seen = NetRead { value: reading.value, probability: reading.probability };
     let net_confidence = certainty(reading.probability);
     let sure = reading.probability >= NET_OVERRULE;
     match (reading.value, template) {
-        (0, Some(g)) => Some((g.digit, 0.0, false, seen)),
+        (0, Some(g)) => Some((g.digit, 0.0, false, reading)),
         (0, None) => None,
-        (v, Some(g)) if g.digit == v => Some((v, net_confidence.max(g.confidence), sure, seen)),
-        (v, Some(g)) if g.confidence >= super::CERTAIN => Some((v, 0.0, false, seen)),
-        (v, _) => Some((v, net_confidence, sure, seen)),
+        (v, Some(g)) if g.digit == v => Some((v, net_confidence.max(g.confidence), sure, reading)),
+        (v, Some(g)) if g.confidence >= super::CERTAIN => Some((v, 0.0, false, reading)),
+        (v, _) => Some((v, net_confidence, sure, reading)),
     }
 }
 
