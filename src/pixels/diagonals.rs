@@ -9,7 +9,7 @@
 use crate::grid::Cell;
 
 use super::board::Board;
-use super::killer::distance;
+use super::killer::{Rect, cell_rect as rect, distance, median};
 use super::{PixelError, Rgba, RgbaImage};
 
 /// How an X board marks its diagonals.
@@ -127,20 +127,6 @@ fn shaded(side: usize, bg: &[[u8; 3]]) -> (Vec<[bool; 2]>, Vec<bool>) {
         .unzip()
 }
 
-/// The per-channel median of `colours` (white where there are none).
-fn median(colours: impl Iterator<Item = [u8; 3]>) -> [u8; 3] {
-    let mut ch: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    for c in colours {
-        for k in 0..3 {
-            ch[k].push(c[k]);
-        }
-    }
-    ch.map(|mut v| {
-        v.sort_unstable();
-        v.get(v.len() / 2).copied().unwrap_or(255)
-    })
-}
-
 /// Whether cell `i` shows a line along its main (`d` 0) or anti (`d` 1) diagonal: ink at
 /// most of the places near its corners where the line would run.
 fn crossed(image: Rgba<'_>, board: &Board, i: usize, bg: [u8; 3], d: usize) -> bool {
@@ -163,13 +149,6 @@ fn at(x0: usize, y0: usize, x1: usize, y1: usize, d: usize, t: f32) -> (usize, u
     let dx = ((x1 - x0) as f32 * t).round() as usize;
     let y = y0 + ((y1 - y0) as f32 * t).round() as usize;
     if d == 0 { (x0 + dx, y) } else { (x1 - dx, y) }
-}
-
-/// A cell's inside, `(x0, y0, x1, y1)` inclusive, when it is large enough to look at.
-fn rect(board: &Board, i: usize) -> Option<(usize, usize, usize, usize)> {
-    let (y0, y1) = *board.rows.get(i / board.side)?;
-    let (x0, x1) = *board.cols.get(i % board.side)?;
-    (x1 > x0 + 8 && y1 > y0 + 8).then_some((x0, y0, x1, y1))
 }
 
 /// Judges what each cell shows (`seen[i][d]`: marked along diagonal `d`; `hidden[i]`: its
@@ -260,7 +239,7 @@ fn mixes(p: [u8; 3], line: [u8; 3], bg: [u8; 3]) -> bool {
 /// path to paint (half its widest horizontal run there, and a pixel more for its edges).
 fn line_look(
     image: Rgba<'_>,
-    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    (x0, y0, x1, y1): Rect,
     bg: [u8; 3],
     d: usize,
 ) -> Option<([u8; 3], usize)> {

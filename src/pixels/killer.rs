@@ -145,7 +145,7 @@ pub fn read_found(image: Rgba<'_>, board: Board) -> Result<KillerRead, PixelErro
             ));
         }
         let read = super::read_board(image, board)?;
-        note_regions(&read, &mut notes);
+        note_marks(&read, &mut notes);
         return Ok(KillerRead { read, cages: Ok(None), notes });
     }
     let established = establish(image, &board, &outlines);
@@ -166,12 +166,12 @@ pub fn read_found(image: Rgba<'_>, board: Board) -> Result<KillerRead, PixelErro
             cages.iter().map(|c| c.sum).sum::<u32>()
         ));
     }
-    note_regions(&read, &mut notes);
+    note_marks(&read, &mut notes);
     Ok(KillerRead { read, cages: cages.map(Some), notes })
 }
 
 /// Notes for `-v` where the read found jigsaw regions or the diagonals of an X.
-fn note_regions(read: &BoardRead, notes: &mut Vec<String>) {
+fn note_marks(read: &BoardRead, notes: &mut Vec<String>) {
     let side = read.board.side;
     if read.board.regions.is_some() {
         notes.push(format!(
@@ -284,7 +284,8 @@ fn establish(
 /// A cell's inside: `(x0, y0, x1, y1)`, inclusive.
 pub(super) type Rect = (usize, usize, usize, usize);
 
-fn cell_rect(board: &Board, i: usize) -> Option<Rect> {
+/// A cell's inside, when it is large enough to look at.
+pub(super) fn cell_rect(board: &Board, i: usize) -> Option<Rect> {
     let (y0, y1) = *board.rows.get(i / board.side.max(1))?;
     let (x0, x1) = *board.cols.get(i % board.side.max(1))?;
     (x1 > x0 + 8 && y1 > y0 + 8).then_some((x0, y0, x1, y1))
@@ -292,21 +293,21 @@ fn cell_rect(board: &Board, i: usize) -> Option<Rect> {
 
 /// The background of a cell: the median colour of its pixels.
 pub(super) fn background(image: Rgba<'_>, (x0, y0, x1, y1): Rect) -> [u8; 3] {
+    median((y0..=y1).step_by(2).flat_map(|y| (x0..=x1).step_by(2).map(move |x| image.rgb(x, y))))
+}
+
+/// The per-channel median of `colours` (white where there are none).
+pub(super) fn median(colours: impl Iterator<Item = [u8; 3]>) -> [u8; 3] {
     let mut ch: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-    for y in (y0..=y1).step_by(2) {
-        for x in (x0..=x1).step_by(2) {
-            let c = image.rgb(x, y);
-            for k in 0..3 {
-                ch[k].push(c[k]);
-            }
+    for c in colours {
+        for k in 0..3 {
+            ch[k].push(c[k]);
         }
     }
-    let mut bg = [255u8; 3];
-    for k in 0..3 {
-        ch[k].sort_unstable();
-        bg[k] = ch[k].get(ch[k].len() / 2).copied().unwrap_or(255);
-    }
-    bg
+    ch.map(|mut v| {
+        v.sort_unstable();
+        v.get(v.len() / 2).copied().unwrap_or(255)
+    })
 }
 
 pub(super) fn distance(a: [u8; 3], b: [u8; 3]) -> u8 {
