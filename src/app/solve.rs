@@ -274,7 +274,11 @@ fn read_picture(
             (Ok(PictureRead { read: k.read, straightened: None }), k.cages, k.notes)
         }
         // A classic board read as it is (the same read as `pixels::read`), or none found.
-        direct => (pixels::read_picture_after(view, direct.map(|k| k.read)), Ok(None), Vec::new()),
+        direct => {
+            let read = pixels::read_picture_after(view, direct.map(|k| k.read));
+            let notes = read.as_ref().map(|p| p.read.settled_notes()).unwrap_or_default();
+            (read, Ok(None), notes)
+        }
     }
 }
 

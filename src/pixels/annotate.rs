@@ -159,7 +159,7 @@ mod tests {
     /// A 4x4 board of 20 px cells on a white 90 px image.
     fn read(cells: [CellRead; 16]) -> BoardRead {
         let board = crate::pixels::test_board(4, (2, 2), (5, 5), 19, 1);
-        BoardRead { board, cells: cells.to_vec() }
+        BoardRead { board, cells: cells.to_vec(), settled: Vec::new() }
     }
 
     fn white() -> RgbaImage {

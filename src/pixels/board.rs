@@ -4,7 +4,10 @@
 //! The lines are ink against a background colour ([`find`]) or, failing that, where the
 //! colour changes ([`find_by_edges`]: tiles, dark and coloured themes).
 
+use std::sync::Arc;
+
 use super::{PixelError, Rgba};
+use crate::grid::Geometry;
 
 #[cfg(test)]
 #[path = "finder_tests.rs"]
@@ -58,6 +61,15 @@ pub struct Board {
 }
 
 impl Board {
+    /// The board's geometry: its boxes, or its jigsaw regions; with the diagonals of an X.
+    pub fn geometry(&self) -> Result<Arc<Geometry>, PixelError> {
+        let g = match &self.regions {
+            Some(regions) => Geometry::jigsaw(self.side, regions)?,
+            None => Geometry::boxed(self.box_width, self.box_height)?,
+        };
+        Ok(Arc::new(if self.diagonals.is_some() { g.with_diagonals() } else { g }))
+    }
+
     /// Where the board is in the image.
     pub fn area(&self) -> Area {
         Area { left: self.left, top: self.top, width: self.width, height: self.height }

@@ -4,7 +4,7 @@
 
 use super::board::Board;
 use super::digits;
-use super::{CellKind, CellRead, Rgba};
+use super::{CellKind, CellRead, Rgba, Settled};
 
 #[cfg(test)]
 #[path = "cell_tests.rs"]
@@ -62,7 +62,10 @@ const PROBABLE: f32 = 0.25;
 /// sure example of another digit (as much as like any of its own), or unlike the sure examples
 /// of its own, becomes uncertain. Last, a glyph still uncertain that the templates, the
 /// network and the board's font all name alike is read (see [`font_agrees`]).
-pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
+///
+/// Then the puzzle's rules settle the givens the readers narrowed to two digits (see
+/// [`super::settle`]); those are returned apart as well.
+pub fn read_cells(image: Rgba<'_>, board: &Board) -> (Vec<CellRead>, Vec<Settled>) {
     let (mut out, scores, nets) = read_all(image, board, USUAL);
     let net_sure: Vec<bool> = nets.iter().map(|n| n.sure).collect();
     // Sure reads teach the board's font; newly sure cells teach it more, a few rounds.
@@ -73,7 +76,13 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> Vec<CellRead> {
         }
         out = revised;
     }
-    font_agrees(out, &scores, &nets)
+    let mut out = font_agrees(out, &scores, &nets);
+    let settled = super::settle::settle(board, &out, &scores, &nets);
+    for s in &settled {
+        out[s.cell].value = Some(s.digit);
+        out[s.cell].confidence = super::CERTAIN;
+    }
+    (out, settled)
 }
 
 /// Every cell of the board read with the value sizes `sizes`: the reads, the glyphs' scores and
@@ -246,6 +255,13 @@ type Read = (CellRead, Option<digits::Scores>, Net);
 pub(super) struct Net {
     sure: bool,
     read: super::classifier::Reading,
+}
+
+impl Net {
+    /// The network's own reading of the glyph.
+    pub(super) fn reading(&self) -> super::classifier::Reading {
+        self.read
+    }
 }
 
 fn unclear() -> Read {

@@ -170,7 +170,8 @@ pub fn read_found(image: Rgba<'_>, board: Board) -> Result<KillerRead, PixelErro
     Ok(KillerRead { read, cages: cages.map(Some), notes })
 }
 
-/// Notes for `-v` where the read found jigsaw regions or the diagonals of an X.
+/// Notes for `-v` where the read found jigsaw regions or the diagonals of an X, or the rules
+/// settled a given.
 fn note_marks(read: &BoardRead, notes: &mut Vec<String>) {
     let side = read.board.side;
     if read.board.regions.is_some() {
@@ -181,6 +182,7 @@ fn note_marks(read: &BoardRead, notes: &mut Vec<String>) {
     if let Some(marked) = read.board.diagonals {
         notes.push(marked.note(side));
     }
+    notes.extend(read.settled_notes());
 }
 
 /// The sides of the cells along the board's edge that face it (others `Clear`).

@@ -15,6 +15,7 @@ pub mod killer;
 mod puzzle;
 mod rectify;
 mod regions;
+mod settle;
 pub mod watch;
 
 #[cfg(test)]
@@ -442,6 +443,20 @@ pub struct BoardRead {
     pub board: Board,
     /// The cells in reading order.
     pub cells: Vec<CellRead>,
+    /// The givens among `cells` that the puzzle's rules settled between two digits.
+    pub settled: Vec<Settled>,
+}
+
+/// A given whose glyph the readers narrowed to two digits, settled by the puzzle's rules: the
+/// other digit leaves the board's certain givens no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settled {
+    /// The cell, in reading order.
+    pub cell: usize,
+    /// The digit read.
+    pub digit: u8,
+    /// The digit the rules ruled out.
+    pub not: u8,
 }
 
 impl BoardRead {
@@ -475,14 +490,25 @@ impl BoardRead {
         Ok(Grid::new(self.geometry()?, cells)?)
     }
 
+    /// What the puzzle's rules settled, a line per cell (for `-v` and `--show-read`).
+    pub fn settled_notes(&self) -> Vec<String> {
+        let side = self.board.side;
+        self.settled
+            .iter()
+            .map(|s| {
+                let cell = Cell::from_index(s.cell, side);
+                let (d, not) = (s.digit, s.not);
+                format!(
+                    "{cell}: the glyph reads {d} or {not}; it is {d}, since {not} there leaves \
+                     the certain givens no solution"
+                )
+            })
+            .collect()
+    }
+
     /// The board's geometry: its boxes, or its jigsaw regions; with the diagonals of an X.
     pub fn geometry(&self) -> Result<Arc<Geometry>, PixelError> {
-        let b = &self.board;
-        let g = match &b.regions {
-            Some(regions) => Geometry::jigsaw(b.side, regions)?,
-            None => Geometry::boxed(b.box_width, b.box_height)?,
-        };
-        Ok(Arc::new(if b.diagonals.is_some() { g.with_diagonals() } else { g }))
+        self.board.geometry()
     }
 
     /// The grid with every value the reader saw, certain or not (for display only).
@@ -589,13 +615,13 @@ fn read_board(image: Rgba<'_>, mut board: Board) -> Result<BoardRead, PixelError
         }
     }
     board.diagonals = diagonals::marks(image, &board, &bg)?;
-    let cells = if board.diagonals == Some(Marked::Lines) {
+    let (cells, settled) = if board.diagonals == Some(Marked::Lines) {
         let cleaned = diagonals::without_lines(image, &board, &bg)?;
         cells::read_cells(cleaned.view()?, &board)
     } else {
         cells::read_cells(image, &board)
     };
-    Ok(BoardRead { board, cells })
+    Ok(BoardRead { board, cells, settled })
 }
 
 /// Reads the board in a picture that may be a photo: as [`read`], and when no board is found

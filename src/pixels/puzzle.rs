@@ -146,7 +146,7 @@ mod tests {
                 _ => cell(CellKind::Empty, None, 1.0),
             })
             .collect();
-        BoardRead { board, cells }
+        BoardRead { board, cells, settled: Vec::new() }
     }
 
     const PUZZLE: &str =

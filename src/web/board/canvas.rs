@@ -746,7 +746,7 @@ mod tests {
             })
             .collect();
         Shot {
-            read: BoardRead { board, cells },
+            read: BoardRead { board, cells, settled: Vec::new() },
             cages: Ok(None),
             notes: Vec::new(),
             mapping: Mapping {

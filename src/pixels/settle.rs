@@ -1,0 +1,174 @@
+//! The puzzle's rules settle a glyph the readers narrowed to two digits: a blurred photo's 6
+//! may read nearly as well as an 8, but when the board's certain givens already hold an 8 in
+//! its row, column or box, or an 8 there leaves the givens no solution, it is a 6. A person
+//! reads a doubtful print that way too.
+//!
+//! Sound as long as three things hold: the certain reads are right, the glyph is one of the two
+//! digits, and the printed givens have a solution. The second is why a pair is taken only
+//! where the templates' two best digits include the network's own reading: on the development
+//! set's photos, every uncertain glyph whose network reading was one of the templates' two best
+//! digits was one of those two, while a glyph the network found no digit in (a 4 the templates
+//! took for a 6 or an 8) was often neither. Only givens count, and only givens are settled: a
+//! player's entries may break the rules.
+
+use std::sync::Arc;
+
+use super::board::Board;
+use super::cells::Net;
+use super::digits::{Guess, Scores};
+use super::{CellKind, CellRead, Settled};
+use crate::grid::{Geometry, Grid};
+use crate::solve::{self, Budget};
+
+/// The search that asks whether the givens with one digit more still have a solution stops
+/// after this many branch points and counts the digit as possible (a sparse 16x16 board must
+/// not stall the read).
+const BRANCH_BUDGET: u64 = 20_000;
+
+/// A glyph's two best digits by the templates are a pair when the second is this close to the
+/// first (cosine similarity): on the development set's photos, blurred 6s, 8s and 9s come
+/// within 0.01 to 0.05 of each other, while a mark the readers took for a 1 (a 4 next) was
+/// 0.086 apart.
+const ALIKE: f32 = 0.05;
+
+/// The cells the rules settle (see the module). Empty for a board with pencil marks (a photo
+/// read before its perspective is undone may cut a given into what passes for marks, and such
+/// a read keeps its doubts), or whose geometry cannot be made.
+pub(super) fn settle(
+    board: &Board,
+    cells: &[CellRead],
+    scores: &[Option<Scores>],
+    nets: &[Net],
+) -> Vec<Settled> {
+    if cells.iter().any(|c| c.kind == CellKind::Pencil) {
+        return Vec::new();
+    }
+    let Ok(geometry) = board.geometry() else { return Vec::new() };
+    let givens: Vec<u8> = cells
+        .iter()
+        .map(|c| match (c.kind, c.value) {
+            (CellKind::Given, Some(v)) if c.is_certain() => v,
+            _ => 0,
+        })
+        .collect();
+    let pairs: Vec<(usize, [u8; 2])> = cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.kind == CellKind::Given && !c.is_certain())
+        .filter_map(|(cell, _)| {
+            let guess = scores.get(cell)?.as_ref()?.guess(&[false; 10])?;
+            let net = nets.get(cell)?.reading().value;
+            Some((cell, pair(&guess, net, board.side)?))
+        })
+        .collect();
+    settle_pairs(&geometry, givens, pairs)
+}
+
+/// The two digits a glyph's readers narrowed it to: the templates' two best, when the second is
+/// within [`ALIKE`] of the first, both beat everything that is no digit, both are values of
+/// the board, and the network reads one of them.
+fn pair(guess: &Guess, net: u8, side: usize) -> Option<[u8; 2]> {
+    let digits = [guess.digit, guess.second];
+    let alike = guess.similarity - guess.runner_up <= ALIKE && guess.not_a_digit < guess.runner_up;
+    let values = digits.iter().all(|&d| (1..=side).contains(&usize::from(d)));
+    (alike && values && net != 0 && digits.contains(&net)).then_some(digits)
+}
+
+/// Settles each of `pairs` (a cell and its two digits) for which one digit leaves `givens`
+/// (0 for blank) with no solution, once the pairs settled before it are among the givens;
+/// rounds until none is settled.
+fn settle_pairs(
+    geometry: &Arc<Geometry>,
+    mut givens: Vec<u8>,
+    mut pairs: Vec<(usize, [u8; 2])>,
+) -> Vec<Settled> {
+    let budget = Budget { time: None, guesses: Some(BRANCH_BUDGET) };
+    let possible = |givens: &[u8], cell: usize, digit: u8| -> bool {
+        let mut with = givens.to_vec();
+        with[cell] = digit;
+        let Ok(grid) = Grid::new(geometry.clone(), with) else { return false };
+        match solve::count_solutions_within(&grid, 1, &budget) {
+            Err(_) => false,
+            Ok(count) => count.found > 0 || count.gave_up,
+        }
+    };
+    let mut settled = Vec::new();
+    loop {
+        let before = settled.len();
+        pairs.retain(|&(cell, [a, b])| {
+            match (possible(&givens, cell, a), possible(&givens, cell, b)) {
+                (true, false) => settled.push(Settled { cell, digit: a, not: b }),
+                (false, true) => settled.push(Settled { cell, digit: b, not: a }),
+                _ => return true,
+            }
+            givens[cell] = settled.last().map_or(0, |s| s.digit);
+            false
+        });
+        if settled.len() == before {
+            return settled;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 9x9 puzzle with one solution, givens in reading order.
+    const PUZZLE: &str =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn givens(text: &str) -> Vec<u8> {
+        text.bytes().map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 }).collect()
+    }
+
+    fn classic() -> Arc<Geometry> {
+        Arc::new(Geometry::boxed(3, 3).expect("3x3 boxes"))
+    }
+
+    fn guess(digit: u8, second: u8, similarity: f32, runner_up: f32, not_a_digit: f32) -> Guess {
+        Guess { digit, similarity, second, runner_up, not_a_digit, confidence: 0.1 }
+    }
+
+    #[test]
+    fn a_pair_is_two_alike_digits_one_of_them_the_networks() {
+        let blurred = guess(8, 6, 0.92, 0.89, 0.81);
+        assert_eq!(pair(&blurred, 6, 9), Some([8, 6]));
+        assert_eq!(pair(&blurred, 8, 9), Some([8, 6]));
+        // The network reads another digit, or no digit: the glyph may be neither.
+        assert_eq!(pair(&blurred, 4, 9), None);
+        assert_eq!(pair(&blurred, 0, 9), None);
+        // The second digit is not close, or a mark looks more like no digit than like it.
+        assert_eq!(pair(&guess(1, 4, 0.78, 0.70, 0.60), 1, 9), None);
+        assert_eq!(pair(&guess(8, 6, 0.92, 0.89, 0.90), 8, 9), None);
+        // No value of a 4x4 board.
+        assert_eq!(pair(&guess(3, 8, 0.92, 0.90, 0.5), 3, 4), None);
+    }
+
+    #[test]
+    fn the_digit_that_leaves_no_solution_is_ruled_out() {
+        // r1c3 holds a 4 in the solution; a 5 there repeats r1c1's 5.
+        let g = givens(PUZZLE);
+        let settled = settle_pairs(&classic(), g.clone(), vec![(2, [5, 4])]);
+        assert_eq!(settled, vec![Settled { cell: 2, digit: 4, not: 5 }]);
+        // Both digits leave solutions: nothing is settled.
+        assert!(settle_pairs(&classic(), vec![0; 81], vec![(2, [1, 4])]).is_empty());
+        // Neither does (the givens are misread, or the glyph is neither): nothing.
+        assert!(settle_pairs(&classic(), g, vec![(2, [5, 3])]).is_empty());
+    }
+
+    #[test]
+    fn a_settled_cell_helps_settle_the_next() {
+        // Row 1 holds 1 to 7. r1c9 may be 8 or 9 until r1c8, an 8 or a 1 (which repeats),
+        // is settled as the 8.
+        let mut g = vec![0; 81];
+        for (cell, digit) in g.iter_mut().zip(1..=7) {
+            *cell = digit;
+        }
+        let settled = settle_pairs(&classic(), g, vec![(8, [8, 9]), (7, [8, 1])]);
+        assert_eq!(
+            settled,
+            vec![Settled { cell: 7, digit: 8, not: 1 }, Settled { cell: 8, digit: 9, not: 8 }]
+        );
+    }
+}
