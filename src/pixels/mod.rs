@@ -443,20 +443,20 @@ pub struct BoardRead {
     pub board: Board,
     /// The cells in reading order.
     pub cells: Vec<CellRead>,
-    /// The givens among `cells` that the puzzle's rules settled between two digits.
+    /// The givens among `cells` that the puzzle's rules settled between two or three digits.
     pub settled: Vec<Settled>,
 }
 
-/// A given whose glyph the readers narrowed to two digits, settled by the puzzle's rules: the
-/// other digit leaves the board's certain givens no solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A given whose glyph the readers narrowed to two or three digits, settled by the puzzle's
+/// rules: each other digit leaves the board's certain givens no solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settled {
     /// The cell, in reading order.
     pub cell: usize,
     /// The digit read.
     pub digit: u8,
-    /// The digit the rules ruled out.
-    pub not: u8,
+    /// The digits the rules ruled out.
+    pub ruled_out: Vec<u8>,
 }
 
 impl BoardRead {
@@ -497,9 +497,21 @@ impl BoardRead {
             .iter()
             .map(|s| {
                 let cell = Cell::from_index(s.cell, side);
-                let (d, not) = (s.digit, s.not);
+                let d = s.digit;
+                let either = |digits: &[u8]| -> String {
+                    let words: Vec<String> = digits.iter().map(u8::to_string).collect();
+                    match words.split_last() {
+                        Some((last, rest)) if !rest.is_empty() => {
+                            format!("{} or {last}", rest.join(", "))
+                        }
+                        _ => words.concat(),
+                    }
+                };
+                let all: Vec<u8> = std::iter::once(d).chain(s.ruled_out.iter().copied()).collect();
+                let (reads, others) = (either(&all), either(&s.ruled_out));
+                let leaves = if s.ruled_out.len() > 1 { "leave" } else { "leaves" };
                 format!(
-                    "{cell}: the glyph reads {d} or {not}; it is {d}, since {not} there leaves \
+                    "{cell}: the glyph reads {reads}; it is {d}, since {others} there {leaves} \
                      the certain givens no solution"
                 )
             })

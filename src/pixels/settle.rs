@@ -1,14 +1,16 @@
-//! The puzzle's rules settle a glyph the readers narrowed to two digits: a blurred photo's 6
-//! may read nearly as well as an 8, but when the board's certain givens already hold an 8 in
-//! its row, column or box, or an 8 there leaves the givens no solution, it is a 6. A person
-//! reads a doubtful print that way too.
+//! The puzzle's rules settle a glyph the readers narrowed to two or three digits: a blurred
+//! photo's 6 may read nearly as well as an 8, but when the board's certain givens already hold
+//! an 8 in its row, column or box, or an 8 there leaves the givens no solution, it is a 6. A
+//! person reads a doubtful print that way too.
 //!
-//! Sound as long as three things hold: the certain reads are right, the glyph is one of the two
-//! digits, and the printed givens have a solution. The second is why a pair is taken only
-//! where the templates' two best digits include the network's own reading: on the development
-//! set's photos, every uncertain glyph whose network reading was one of the templates' two best
-//! digits was one of those two, while a glyph the network found no digit in (a 4 the templates
-//! took for a 6 or an 8) was often neither. Only givens count, and only givens are settled: a
+//! Sound as long as three things hold: the certain reads are right, the glyph is one of the
+//! candidate digits, and the printed givens have a solution. The second is why candidates are
+//! taken only where the templates find the glyph alike two digits and the network reads a digit
+//! (one of those two, or a third that joins them). On the development set's photos, every
+//! uncertain glyph read so was one of its candidates (103 settled cells over the 270 pictures
+//! and every read tried on them, all right), while a glyph the network found no digit in (a
+//! webcam's 4 the templates took for a 6 or an 8) or that the templates found alike no pair (a
+//! mark read as a 1) was often none of them. Only givens count, and only givens are settled: a
 //! player's entries may break the rules.
 
 use std::sync::Arc;
@@ -20,7 +22,7 @@ use super::{CellKind, CellRead, Settled};
 use crate::grid::{Geometry, Grid};
 use crate::solve::{self, Budget};
 
-/// The search that asks whether the givens with one digit more still have a solution stops
+/// The search that asks whether the givens with one more digit still have a solution stops
 /// after this many branch points and counts the digit as possible (a sparse 16x16 board must
 /// not stall the read).
 const BRANCH_BUDGET: u64 = 20_000;
@@ -51,7 +53,7 @@ pub(super) fn settle(
             _ => 0,
         })
         .collect();
-    let pairs: Vec<(usize, [u8; 2])> = cells
+    let pairs: Vec<(usize, Vec<u8>)> = cells
         .iter()
         .enumerate()
         .filter(|(_, c)| c.kind == CellKind::Given && !c.is_certain())
@@ -64,23 +66,27 @@ pub(super) fn settle(
     settle_pairs(&geometry, givens, pairs)
 }
 
-/// The two digits a glyph's readers narrowed it to: the templates' two best, when the second is
-/// within [`ALIKE`] of the first, both beat everything that is no digit, both are values of
-/// the board, and the network reads one of them.
-fn pair(guess: &Guess, net: u8, side: usize) -> Option<[u8; 2]> {
-    let digits = [guess.digit, guess.second];
+/// The digits a glyph's readers narrowed it to: the templates' two best, when the second is
+/// within [`ALIKE`] of the first, both beat everything that is no digit and the network reads
+/// a digit; with the network's digit besides where it is neither (a webcam's open 4 that the
+/// templates take for a 6 or an 8). All are values of the board.
+fn pair(guess: &Guess, net: u8, side: usize) -> Option<Vec<u8>> {
+    let mut digits = vec![guess.digit, guess.second];
+    if !digits.contains(&net) {
+        digits.push(net);
+    }
     let alike = guess.similarity - guess.runner_up <= ALIKE && guess.not_a_digit < guess.runner_up;
     let values = digits.iter().all(|&d| (1..=side).contains(&usize::from(d)));
-    (alike && values && net != 0 && digits.contains(&net)).then_some(digits)
+    (alike && values && net != 0).then_some(digits)
 }
 
-/// Settles each of `pairs` (a cell and its two digits) for which one digit leaves `givens`
-/// (0 for blank) with no solution, once the pairs settled before it are among the givens;
-/// rounds until none is settled.
+/// Settles each of `pairs` (a cell and its digits) for which all digits but one leave
+/// `givens` (0 for blank) with no solution, once the pairs settled before it are among the
+/// givens; rounds until none is settled.
 fn settle_pairs(
     geometry: &Arc<Geometry>,
     mut givens: Vec<u8>,
-    mut pairs: Vec<(usize, [u8; 2])>,
+    mut pairs: Vec<(usize, Vec<u8>)>,
 ) -> Vec<Settled> {
     let budget = Budget { time: None, guesses: Some(BRANCH_BUDGET) };
     let possible = |givens: &[u8], cell: usize, digit: u8| -> bool {
@@ -95,13 +101,12 @@ fn settle_pairs(
     let mut settled = Vec::new();
     loop {
         let before = settled.len();
-        pairs.retain(|&(cell, [a, b])| {
-            match (possible(&givens, cell, a), possible(&givens, cell, b)) {
-                (true, false) => settled.push(Settled { cell, digit: a, not: b }),
-                (false, true) => settled.push(Settled { cell, digit: b, not: a }),
-                _ => return true,
-            }
-            givens[cell] = settled.last().map_or(0, |s| s.digit);
+        pairs.retain(|(cell, digits)| {
+            let (left, out): (Vec<u8>, Vec<u8>) =
+                digits.iter().partition(|&&d| possible(&givens, *cell, d));
+            let [digit] = left[..] else { return true };
+            givens[*cell] = digit;
+            settled.push(Settled { cell: *cell, digit, ruled_out: out });
             false
         });
         if settled.len() == before {
@@ -131,12 +136,13 @@ mod tests {
     }
 
     #[test]
-    fn a_pair_is_two_alike_digits_one_of_them_the_networks() {
+    fn the_candidates_are_two_alike_digits_and_the_networks() {
         let blurred = guess(8, 6, 0.92, 0.89, 0.81);
-        assert_eq!(pair(&blurred, 6, 9), Some([8, 6]));
-        assert_eq!(pair(&blurred, 8, 9), Some([8, 6]));
-        // The network reads another digit, or no digit: the glyph may be neither.
-        assert_eq!(pair(&blurred, 4, 9), None);
+        assert_eq!(pair(&blurred, 6, 9), Some(vec![8, 6]));
+        assert_eq!(pair(&blurred, 8, 9), Some(vec![8, 6]));
+        // The network reads a third digit (an open 4 the templates take for a 6 or an 8).
+        assert_eq!(pair(&blurred, 4, 9), Some(vec![8, 6, 4]));
+        // The network reads no digit: the glyph may be neither.
         assert_eq!(pair(&blurred, 0, 9), None);
         // The second digit is not close, or a mark looks more like no digit than like it.
         assert_eq!(pair(&guess(1, 4, 0.78, 0.70, 0.60), 1, 9), None);
@@ -146,15 +152,35 @@ mod tests {
     }
 
     #[test]
+    fn the_settled_note_names_every_digit() {
+        let board = crate::pixels::test_board(9, (3, 3), (0, 0), 48, 2);
+        let empty = CellRead { kind: CellKind::Empty, value: None, confidence: 1.0 };
+        let mut read = super::super::BoardRead { board, cells: vec![empty; 81], settled: vec![] };
+        read.settled = vec![
+            Settled { cell: 2, digit: 4, ruled_out: vec![5] },
+            Settled { cell: 10, digit: 7, ruled_out: vec![1, 4] },
+        ];
+        assert_eq!(
+            read.settled_notes(),
+            [
+                "r1c3: the glyph reads 4 or 5; it is 4, since 5 there leaves the certain givens \
+                 no solution",
+                "r2c2: the glyph reads 7, 1 or 4; it is 7, since 1 or 4 there leave the certain \
+                 givens no solution",
+            ]
+        );
+    }
+
+    #[test]
     fn the_digit_that_leaves_no_solution_is_ruled_out() {
         // r1c3 holds a 4 in the solution; a 5 there repeats r1c1's 5.
         let g = givens(PUZZLE);
-        let settled = settle_pairs(&classic(), g.clone(), vec![(2, [5, 4])]);
-        assert_eq!(settled, vec![Settled { cell: 2, digit: 4, not: 5 }]);
+        let settled = settle_pairs(&classic(), g.clone(), vec![(2, vec![5, 4])]);
+        assert_eq!(settled, vec![Settled { cell: 2, digit: 4, ruled_out: vec![5] }]);
         // Both digits leave solutions: nothing is settled.
-        assert!(settle_pairs(&classic(), vec![0; 81], vec![(2, [1, 4])]).is_empty());
+        assert!(settle_pairs(&classic(), vec![0; 81], vec![(2, vec![1, 4])]).is_empty());
         // Neither does (the givens are misread, or the glyph is neither): nothing.
-        assert!(settle_pairs(&classic(), g, vec![(2, [5, 3])]).is_empty());
+        assert!(settle_pairs(&classic(), g, vec![(2, vec![5, 3])]).is_empty());
     }
 
     #[test]
@@ -165,10 +191,13 @@ mod tests {
         for (cell, digit) in g.iter_mut().zip(1..=7) {
             *cell = digit;
         }
-        let settled = settle_pairs(&classic(), g, vec![(8, [8, 9]), (7, [8, 1])]);
+        let settled = settle_pairs(&classic(), g, vec![(8, vec![8, 9]), (7, vec![8, 1])]);
         assert_eq!(
             settled,
-            vec![Settled { cell: 7, digit: 8, not: 1 }, Settled { cell: 8, digit: 9, not: 8 }]
+            vec![
+                Settled { cell: 7, digit: 8, ruled_out: vec![1] },
+                Settled { cell: 8, digit: 9, ruled_out: vec![8] }
+            ]
         );
     }
 
@@ -193,7 +222,10 @@ mod tests {
         }
         let read = super::super::read(c.view()).expect("the board is found");
         // Box 1 holds a 5 (r1c1), so it is an 8.
-        assert!(read.settled.contains(&Settled { cell: 20, digit: 8, not: 5 }), "{read}");
+        assert!(
+            read.settled.contains(&Settled { cell: 20, digit: 8, ruled_out: vec![5] }),
+            "{read}"
+        );
         assert!(read.cells[20].is_certain(), "{read}");
         for (i, (cell, want)) in read.cells.iter().zip(givens(PUZZLE)).enumerate() {
             if cell.is_certain() {
