@@ -63,8 +63,11 @@ const PROBABLE: f32 = 0.25;
 /// of its own, becomes uncertain. Last, a glyph still uncertain that the templates, the
 /// network and the board's font all name alike is read (see [`font_agrees`]).
 ///
-/// Then the puzzle's rules settle the givens the readers narrowed to two digits (see
-/// [`super::settle`]); those are returned apart as well.
+/// A glyph still uncertain that the templates find as like a 9 as an 8, that the network
+/// reads as the templates do, and that lies clearly nearer the board's sure examples of that
+/// digit where the two differ, is read (see [`super::differ`]). Then the puzzle's rules
+/// settle the givens the readers narrowed to two digits (see [`super::settle`]); those are
+/// returned apart as well.
 pub fn read_cells(image: Rgba<'_>, board: &Board) -> (Vec<CellRead>, Vec<Settled>) {
     let (mut out, scores, nets) = read_all(image, board, USUAL);
     let net_sure: Vec<bool> = nets.iter().map(|n| n.sure).collect();
@@ -77,6 +80,7 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> (Vec<CellRead>, Vec<Settled
         out = revised;
     }
     let mut out = font_agrees(out, &scores, &nets);
+    super::differ::differ(image, board, &mut out, &scores, &nets);
     let settled = super::settle::settle(board, &out, &scores, &nets);
     for s in &settled {
         out[s.cell].value = Some(s.digit);

@@ -376,6 +376,32 @@ pub fn builtin() -> &'static Templates {
     TEMPLATES.get_or_init(|| parse_templates(TEMPLATE_DATA))
 }
 
+/// The built-in templates' mean ink of each label (index [`NOT_A_DIGIT`]: of the glyphs that
+/// are no digit), zero for a label without templates: where two digits' ink differs on
+/// average (see [`super::differ`]).
+pub(super) fn mean_ink() -> &'static [Features; 10] {
+    static MEANS: OnceLock<[Features; 10]> = OnceLock::new();
+    MEANS.get_or_init(|| {
+        let body = TEMPLATE_DATA.strip_prefix(TEMPLATE_MAGIC.as_slice()).unwrap_or(&[]);
+        let mut sums = [[0f32; FEATURES]; 10];
+        let mut counts = [0u32; 10];
+        for record in body.chunks_exact(FEATURES + 1) {
+            let label = usize::from(record[0]);
+            let (Some(sum), Some(count)) = (sums.get_mut(label), counts.get_mut(label)) else {
+                continue;
+            };
+            *count += 1;
+            for (o, b) in sum.iter_mut().zip(&record[1..]) {
+                *o += f32::from(*b) / 255.0;
+            }
+        }
+        std::array::from_fn(|label| {
+            let n = counts[label].max(1) as f32;
+            Features(sums[label].map(|v| v / n))
+        })
+    })
+}
+
 /// How many templates are built in (0 means the template file is missing or damaged).
 pub fn template_count() -> usize {
     builtin().len()

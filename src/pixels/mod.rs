@@ -10,6 +10,7 @@ pub mod board;
 pub(crate) mod cells;
 pub mod classifier;
 mod diagonals;
+mod differ;
 pub mod digits;
 pub mod killer;
 mod puzzle;
