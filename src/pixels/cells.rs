@@ -66,7 +66,7 @@ const PROBABLE: f32 = 0.25;
 /// A glyph still uncertain that the templates find as like a 9 as an 8, that the network
 /// reads as the templates do, and that lies clearly nearer the board's sure examples of that
 /// digit where the two differ, is read (see [`super::differ`]). Then the puzzle's rules
-/// settle the givens the readers narrowed to two digits (see [`super::settle`]); those are
+/// settle the givens the readers narrowed to two or three digits (see [`super::settle`]); those are
 /// returned apart as well.
 pub fn read_cells(image: Rgba<'_>, board: &Board) -> (Vec<CellRead>, Vec<Settled>) {
     let (mut out, scores, nets) = read_all(image, board, USUAL);
