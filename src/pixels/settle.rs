@@ -33,16 +33,22 @@ const BRANCH_BUDGET: u64 = 20_000;
 /// 0.086 apart.
 const ALIKE: f32 = 0.05;
 
+/// A board with more uncertain cells than this is too poor a read to reason from (the more
+/// doubts, the likelier one is none of its candidates), and the searches stay few.
+const MOST_DOUBTS: usize = 16;
+
 /// The cells the rules settle (see the module). Empty for a board with pencil marks (a photo
 /// read before its perspective is undone may cut a given into what passes for marks, and such
-/// a read keeps its doubts), or whose geometry cannot be made.
+/// a read keeps its doubts), with more than [`MOST_DOUBTS`] uncertain cells, or whose geometry
+/// cannot be made.
 pub(super) fn settle(
     board: &Board,
     cells: &[CellRead],
     scores: &[Option<Scores>],
     nets: &[Net],
 ) -> Vec<Settled> {
-    if cells.iter().any(|c| c.kind == CellKind::Pencil) {
+    let doubts = cells.iter().filter(|c| !c.is_certain()).count();
+    if doubts > MOST_DOUBTS || cells.iter().any(|c| c.kind == CellKind::Pencil) {
         return Vec::new();
     }
     let Ok(geometry) = board.geometry() else { return Vec::new() };
