@@ -236,3 +236,19 @@ fn a_value_beside_a_piece_of_a_bent_border_is_read() {
         assert_eq!(read.value, want, "{digit} in font {k}: {read:?}");
     }
 }
+
+/// A blurred photo's 3 whose thin arcs fade under half the cell's contrast, leaving only the
+/// dark stroke down its right side strong: the glyph is its faint ink too, not a 1.
+#[test]
+fn a_blurred_glyph_is_whole_not_its_darkest_stroke() {
+    {
+        let k = 0;
+        let mut c = Canvas::new(48, 48, [200, 205, 200]);
+        c.glyph(&font(k), '3', 36.0, 24.0, 24.0, [120, 125, 120]);
+        let mut c = blur(&c, 2);
+        c.rect(27, 12, 5, 22, [60, 62, 60]);
+        let (read, _, _) = super::read_cell(c.view(), (0, 0, 47, 47), 9);
+        assert_eq!(read.value, Some(3), "{read:?}");
+        assert!(read.is_certain(), "{read:?}");
+    }
+}
