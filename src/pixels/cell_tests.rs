@@ -220,3 +220,35 @@ fn candidate_notes_in_a_row_are_pencil_marks() {
     assert!(noted.cells[i].is_certain(), "{noted}");
     assert_eq!(score(&noted, &p).1, 0, "{noted}");
 }
+
+/// A bent page's border curves into the first column's cells: a thin piece of it along the
+/// cell's left side, over part of its height, beside the value. The value is read past it (it
+/// was taken into the glyph's box, and a 3 so read as a 4 on wt-image1008).
+#[test]
+fn a_value_beside_a_piece_of_a_bent_border_is_read() {
+    for (k, digit) in [(1usize, '3'), (0, '7'), (2, '5')] {
+        let mut c = Canvas::new(48, 48, [235, 235, 230]);
+        c.glyph(&font(k), digit, 36.0, 25.0, 24.0, [30, 30, 30]);
+        // Inside the cell's inset (3 px): the piece lies in the cell's first columns.
+        c.rect(3, 14, 2, 34, [40, 40, 40]);
+        let (read, _, _) = super::read_cell(c.view(), (0, 0, 47, 47), 9);
+        let want = digit.to_digit(10).map(|d| d as u8);
+        assert_eq!(read.value, want, "{digit} in font {k}: {read:?}");
+    }
+}
+
+/// A blurred photo's 3 whose thin arcs fade under half the cell's contrast, leaving only the
+/// dark stroke down its right side strong: the glyph is its faint ink too, not a 1.
+#[test]
+fn a_blurred_glyph_is_whole_not_its_darkest_stroke() {
+    {
+        let k = 0;
+        let mut c = Canvas::new(48, 48, [200, 205, 200]);
+        c.glyph(&font(k), '3', 36.0, 24.0, 24.0, [120, 125, 120]);
+        let mut c = blur(&c, 2);
+        c.rect(27, 12, 5, 22, [60, 62, 60]);
+        let (read, _, _) = super::read_cell(c.view(), (0, 0, 47, 47), 9);
+        assert_eq!(read.value, Some(3), "{read:?}");
+        assert!(read.is_certain(), "{read:?}");
+    }
+}
