@@ -27,6 +27,10 @@ use crate::solve::{self, Budget};
 /// not stall the read).
 const BRANCH_BUDGET: u64 = 20_000;
 
+/// The branch points of all the searches for one board together: past them nothing more is
+/// settled (a bound on the time a doubtful 16x16 read may take).
+const TOTAL_BUDGET: u64 = 200_000;
+
 /// A glyph's two best digits by the templates are a pair when the second is this close to the
 /// first (cosine similarity): on the development set's photos, blurred 6s, 8s and 9s come
 /// within 0.01 to 0.05 of each other, while a mark the readers took for a 1 (a 4 next) was
@@ -94,27 +98,46 @@ fn settle_pairs(
     mut givens: Vec<u8>,
     mut pairs: Vec<(usize, Vec<u8>)>,
 ) -> Vec<Settled> {
-    let budget = Budget { time: None, guesses: Some(BRANCH_BUDGET) };
-    let possible = |givens: &[u8], cell: usize, digit: u8| -> bool {
+    let mut spent = 0u64;
+    // Whether `digit` in `cell` leaves `givens` a solution; `None` once the searches together
+    // went past [`TOTAL_BUDGET`] (then nothing more is settled).
+    let mut possible = |givens: &[u8], cell: usize, digit: u8| -> Option<bool> {
+        let left = TOTAL_BUDGET.checked_sub(spent)?;
+        let budget = Budget { time: None, guesses: Some(left.min(BRANCH_BUDGET)) };
         let mut with = givens.to_vec();
         with[cell] = digit;
-        let Ok(grid) = Grid::new(geometry.clone(), with) else { return false };
-        match solve::count_solutions_within(&grid, 1, &budget) {
+        let Ok(grid) = Grid::new(geometry.clone(), with) else { return Some(false) };
+        Some(match solve::count_solutions_within(&grid, 1, &budget) {
             Err(_) => false,
-            Ok(count) => count.found > 0 || count.gave_up,
-        }
+            Ok(count) => {
+                spent += count.guesses.max(1);
+                count.found > 0 || count.gave_up
+            }
+        })
     };
     let mut settled = Vec::new();
     loop {
         let before = settled.len();
-        pairs.retain(|(cell, digits)| {
-            let (left, out): (Vec<u8>, Vec<u8>) =
-                digits.iter().partition(|&&d| possible(&givens, *cell, d));
-            let [digit] = left[..] else { return true };
-            givens[*cell] = digit;
-            settled.push(Settled { cell: *cell, digit, ruled_out: out });
-            false
-        });
+        let mut i = 0;
+        while i < pairs.len() {
+            let (cell, digits) = &pairs[i];
+            let (mut left, mut out) = (Vec::new(), Vec::new());
+            for &d in digits {
+                match possible(&givens, *cell, d) {
+                    None => return settled,
+                    Some(true) => left.push(d),
+                    Some(false) => out.push(d),
+                }
+            }
+            let cell = *cell;
+            let [digit] = left[..] else {
+                i += 1;
+                continue;
+            };
+            givens[cell] = digit;
+            settled.push(Settled { cell, digit, ruled_out: out });
+            pairs.remove(i);
+        }
         if settled.len() == before {
             return settled;
         }
