@@ -827,16 +827,7 @@ fn glyph(
     (x0, y0): (usize, usize),
     (gx0, gy0, gx1, gy1): (usize, usize, usize, usize),
 ) -> Content {
-    let mut strong: Vec<u8> = Vec::new();
-    for y in gy0..=gy1 {
-        for x in gx0..=gx1 {
-            if mask[y * w + x] {
-                strong.push(dist[y * w + x]);
-            }
-        }
-    }
-    strong.sort_unstable();
-    let full = f32::from(strong.get(strong.len() * 9 / 10).copied().unwrap_or(1).max(1));
+    let full = f32::from(full_ink(dist, mask, w, (gx0, gy0, gx1, gy1)));
     let (cx0, cy0) = (gx0.saturating_sub(1), gy0.saturating_sub(1));
     let (cx1, cy1) = ((gx1 + 1).min(w - 1), (gy1 + 1).min(h - 1));
     let (cw, ch) = (cx1 - cx0 + 1, cy1 - cy0 + 1);
@@ -862,14 +853,29 @@ fn glyph(
     Content::Glyph(Box::new(features), chroma >= ENTRY_CHROMA)
 }
 
+/// The strong ink of the glyph box `(gx0, gy0, gx1, gy1)` (its 90th percentile of the
+/// distances under `mask`, at least 1): what counts as full ink when the glyph is scaled.
+fn full_ink(dist: &[u8], mask: &[bool], w: usize, (gx0, gy0, gx1, gy1): Rect) -> u8 {
+    let mut strong: Vec<u8> = Vec::new();
+    for y in gy0..=gy1 {
+        for x in gx0..=gx1 {
+            if mask[y * w + x] {
+                strong.push(dist[y * w + x]);
+            }
+        }
+    }
+    strong.sort_unstable();
+    strong.get(strong.len() * 9 / 10).copied().unwrap_or(1).max(1)
+}
+
 /// The glyph box `b` (of the ink cut at half the cell's contrast) widened to the faint ink
 /// joined to it, when a box narrower than a third of the cell's height is at least
 /// [`HALO_WIDER`] times narrower than that faint ink: a blurred photo's thin strokes fade
 /// under the cut, and a 3 whose arcs faded left only the dark stroke down its right side, a 1
-/// to the templates (at confidence 1.00). The faint ink is what reaches 3/10 of the box's strong ink (its 90th
-/// percentile), as [`glyph`] scales it, and at least [`FAINT_INK`]; a box so widened that it
-/// touches the cell's side (a grid line's blur) is not taken. The glyph is read from the wider
-/// box as from any other, so only a whole glyph's reading changes.
+/// to the templates (at confidence 1.00). The faint ink is what reaches 3/10 of the box's
+/// strong ink (see [`full_ink`]), as [`glyph`] scales it, and at least [`FAINT_INK`]; a box
+/// so widened that it touches the cell's side (a grid line's blur) is not taken. The glyph is
+/// read from the wider box as from any other, so only a whole glyph's reading changes.
 ///
 /// On the development set the faint ink of wt-image13's r5c1 3 is 17 pixels wide around a
 /// strong stroke of 6 (2.8 times), and a real 1 on the same board is about 1.5 times its stroke:
@@ -882,16 +888,7 @@ fn halo(dist: &[u8], mask: &[bool], w: usize, h: usize, b: Rect) -> Rect {
     if gw * 3 >= h {
         return b;
     }
-    let mut strong: Vec<u8> = Vec::new();
-    for y in gy0..=gy1 {
-        for x in gx0..=gx1 {
-            if mask[y * w + x] {
-                strong.push(dist[y * w + x]);
-            }
-        }
-    }
-    strong.sort_unstable();
-    let full = strong.get(strong.len() * 9 / 10).copied().unwrap_or(1).max(1);
+    let full = full_ink(dist, mask, w, b);
     let faint = (full as u32 * 3 / 10) as u8;
     let weak: Vec<bool> = dist.iter().map(|&d| d >= faint.max(FAINT_INK)).collect();
     let (mut x0, mut y0, mut x1, mut y1) = (gx0, gy0, gx1, gy1);
