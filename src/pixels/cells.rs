@@ -80,7 +80,7 @@ pub fn read_cells(image: Rgba<'_>, board: &Board) -> (Vec<CellRead>, Vec<Settled
         out = revised;
     }
     let mut out = font_agrees(out, &scores, &nets);
-    super::differ::differ(image, board, &mut out, &scores, &nets);
+    super::differ::differ(&mut out, &scores, &nets);
     let settled = super::settle::settle(board, &out, &scores, &nets);
     for s in &settled {
         out[s.cell].value = Some(s.digit);

@@ -14,10 +14,9 @@
 //! at 0.097 towards the 8s, while a blurred 8 of wt-image36 sat at 0.039), so that pair is
 //! left to the other steps.
 
-use super::board::Board;
-use super::cells::{Content, Net, cell_content};
+use super::cells::Net;
 use super::digits::{self, FEATURES, Features, Scores};
-use super::{CellKind, CellRead, Rgba};
+use super::{CellKind, CellRead};
 
 /// The pairs told apart: the digit whose loop is open, and the 8.
 const PAIRS: [(u8, u8); 1] = [(9, 8)];
@@ -37,25 +36,12 @@ const APART: f32 = 0.05;
 /// Reads as certain the uncertain glyphs of `out` that the place where their pair differs
 /// settles (see the module). Leaves a board with pencil marks as it is (a photo read before
 /// its perspective is undone may cut a given into what passes for marks).
-pub(super) fn differ(
-    image: Rgba<'_>,
-    board: &Board,
-    out: &mut [CellRead],
-    scores: &[Option<Scores>],
-    nets: &[Net],
-) {
+pub(super) fn differ(out: &mut [CellRead], scores: &[Option<Scores>], nets: &[Net]) {
     if out.iter().any(|c| c.kind == CellKind::Pencil) {
         return;
     }
-    let side = board.side;
-    let features = |cell: usize| -> Option<Features> {
-        let &(y0, y1) = board.rows.get(cell / side)?;
-        let &(x0, x1) = board.cols.get(cell % side)?;
-        match cell_content(image, x0, y0, x1, y1) {
-            Content::Glyph(f, _) => Some(*f),
-            _ => None,
-        }
-    };
+    // The features each glyph was read from.
+    let features = |cell: usize| Some(scores.get(cell)?.as_ref()?.glyph());
     let mut read = Vec::new();
     for (cell, c) in out.iter().enumerate() {
         if c.is_certain() || c.kind == CellKind::Unclear {
@@ -78,8 +64,7 @@ pub(super) fn differ(
         }) else {
             continue;
         };
-        let Some(glyph) = features(cell) else { continue };
-        let Some(at) = position(&glyph, open, eight) else { continue };
+        let Some(at) = position(score.glyph(), open, eight) else { continue };
         // The sure examples of each digit of the pair, of the glyph's kind, on the axis.
         let examples = |digit: u8| -> Vec<f32> {
             out.iter()
@@ -87,7 +72,7 @@ pub(super) fn differ(
                 .filter(|&(j, e)| {
                     j != cell && e.is_certain() && e.kind == c.kind && e.value == Some(digit)
                 })
-                .filter_map(|(j, _)| position(&features(j)?, open, eight))
+                .filter_map(|(j, _)| position(features(j)?, open, eight))
                 .collect()
         };
         if verdict(at, (open, eight), &examples(open), &examples(eight)) == Some(value) {
@@ -141,6 +126,7 @@ fn verdict(at: f32, (open, eight): (u8, u8), opens: &[f32], eights: &[f32]) -> O
 
 #[cfg(test)]
 mod tests {
+    use super::super::cells::{Content, cell_content};
     use super::super::drawkit::{Canvas, blur, font};
     use super::*;
 

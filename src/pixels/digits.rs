@@ -279,7 +279,7 @@ impl Templates {
                 *slot = s;
             }
         }
-        Scores { vector, best }
+        Scores { glyph: glyph.clone(), vector, best }
     }
 }
 
@@ -314,15 +314,21 @@ fn dot(a: &Vector, b: &Vector) -> f32 {
     lanes.iter().sum()
 }
 
-/// A glyph against the templates: its vector and the best similarity of each digit (index
-/// [`NOT_A_DIGIT`]: of the glyphs that are no digit).
+/// A glyph against the templates: its features, its vector and the best similarity of each
+/// digit (index [`NOT_A_DIGIT`]: of the glyphs that are no digit).
 #[derive(Clone, Debug)]
 pub struct Scores {
+    glyph: Features,
     vector: Vector,
     best: [f32; 10],
 }
 
 impl Scores {
+    /// The features of the glyph scored, as the cell reader made them.
+    pub fn glyph(&self) -> &Features {
+        &self.glyph
+    }
+
     /// Cosine similarity of two glyphs (for comparing glyphs drawn in the same font).
     pub fn similarity(&self, other: &Scores) -> f32 {
         dot(&self.vector, &other.vector)
