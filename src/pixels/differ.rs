@@ -5,9 +5,10 @@
 //! 8, weighted by where those means differ (see [`position`]), and the glyph is read as the
 //! digit whose sure examples on that axis it is clearly nearer (see [`verdict`]).
 //!
-//! Taken only where the templates' two best digits are the pair and alike, and the network
-//! reads the templates' best digit: the glyph is one of the two, and the axis only decides
-//! which. On the development set's photos, over every glyph of truth 9 or 8 on a board with
+//! Taken only where the templates' two best digits are the pair and the glyph is torn between
+//! them (see [`digits::Guess::torn`]; the blurred 9s of the development set came within 0.018
+//! to 0.02 of their 8s), and the network reads the templates' best digit: the glyph is one of
+//! the two, and the axis only decides which. On the development set's photos, over every glyph of truth 9 or 8 on a board with
 //! sure examples of both, the measure (see [`verdict`]) was at most -0.093 for a 9 the
 //! templates took for a 9 or an 8 and at least 0.12 for an 8; [`APART`] is 0.05 either way.
 //! The same measure does not part a 6 from an 8 as cleanly (a sure 6 of hue-tesco-68b sat
@@ -20,10 +21,6 @@ use super::{CellKind, CellRead};
 
 /// The pairs told apart: the digit whose loop is open, and the 8.
 const PAIRS: [(u8, u8); 1] = [(9, 8)];
-
-/// The templates' two best digits are the pair when the second is this close to the first
-/// (cosine similarity; the blurred 9s of the development set came within 0.018 to 0.02).
-const ALIKE: f32 = 0.05;
 
 /// The network's least probability for its reading (the blurred 9s of the development set:
 /// 0.963 and 0.965).
@@ -54,9 +51,11 @@ pub(super) fn differ(out: &mut [CellRead], scores: &[Option<Scores>], nets: &[Ne
         };
         let Some(guess) = score.guess(&[false; 10]) else { continue };
         let net = net.reading();
-        let alike =
-            guess.similarity - guess.runner_up <= ALIKE && guess.not_a_digit < guess.runner_up;
-        if !alike || guess.digit != value || net.value != value || net.probability < NET_LEAST {
+        if !guess.torn()
+            || guess.digit != value
+            || net.value != value
+            || net.probability < NET_LEAST
+        {
             continue;
         }
         let Some(&(open, eight)) = PAIRS.iter().find(|&&(o, e)| {

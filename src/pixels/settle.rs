@@ -31,12 +31,6 @@ const BRANCH_BUDGET: u64 = 20_000;
 /// settled (a bound on the time a doubtful 16x16 read may take).
 const TOTAL_BUDGET: u64 = 200_000;
 
-/// A glyph's two best digits by the templates are a pair when the second is this close to the
-/// first (cosine similarity): on the development set's photos, blurred 6s, 8s and 9s come
-/// within 0.01 to 0.05 of each other, while a mark the readers took for a 1 (a 4 next) was
-/// 0.086 apart.
-const ALIKE: f32 = 0.05;
-
 /// A board with more uncertain cells than this is too poor a read to reason from (the more
 /// doubts, the likelier one is none of its candidates), and the searches stay few.
 const MOST_DOUBTS: usize = 16;
@@ -51,8 +45,8 @@ pub(super) fn settle(
     scores: &[Option<Scores>],
     nets: &[Net],
 ) -> Vec<Settled> {
-    let doubts = cells.iter().filter(|c| !c.is_certain()).count();
-    if doubts > MOST_DOUBTS || cells.iter().any(|c| c.kind == CellKind::Pencil) {
+    let uncertain = cells.iter().filter(|c| !c.is_certain()).count();
+    if uncertain > MOST_DOUBTS || cells.iter().any(|c| c.kind == CellKind::Pencil) {
         return Vec::new();
     }
     let Ok(geometry) = board.geometry() else { return Vec::new() };
@@ -63,40 +57,39 @@ pub(super) fn settle(
             _ => 0,
         })
         .collect();
-    let pairs: Vec<(usize, Vec<u8>)> = cells
+    let doubts: Vec<(usize, Vec<u8>)> = cells
         .iter()
         .enumerate()
         .filter(|(_, c)| c.kind == CellKind::Given && !c.is_certain())
         .filter_map(|(cell, _)| {
             let guess = scores.get(cell)?.as_ref()?.guess(&[false; 10])?;
             let net = nets.get(cell)?.reading().value;
-            Some((cell, pair(&guess, net, board.side)?))
+            Some((cell, candidates(&guess, net, board.side)?))
         })
         .collect();
-    settle_pairs(&geometry, givens, pairs)
+    settle_doubts(&geometry, givens, doubts)
 }
 
-/// The digits a glyph's readers narrowed it to: the templates' two best, when the second is
-/// within [`ALIKE`] of the first, both beat everything that is no digit and the network reads
-/// a digit; with the network's digit besides where it is neither (a webcam's open 4 that the
-/// templates take for a 6 or an 8). All are values of the board.
-fn pair(guess: &Guess, net: u8, side: usize) -> Option<Vec<u8>> {
+/// The digits a glyph's readers narrowed it to: the templates' two best, when the glyph is
+/// torn between them (see [`Guess::torn`]) and the network reads a digit; with the network's
+/// digit besides where it is neither (a webcam's open 4 that the templates take for a 6 or an
+/// 8). All are values of the board.
+fn candidates(guess: &Guess, net: u8, side: usize) -> Option<Vec<u8>> {
     let mut digits = vec![guess.digit, guess.second];
     if !digits.contains(&net) {
         digits.push(net);
     }
-    let alike = guess.similarity - guess.runner_up <= ALIKE && guess.not_a_digit < guess.runner_up;
     let values = digits.iter().all(|&d| (1..=side).contains(&usize::from(d)));
-    (alike && values && net != 0).then_some(digits)
+    (guess.torn() && values && net != 0).then_some(digits)
 }
 
-/// Settles each of `pairs` (a cell and its digits) for which all digits but one leave
-/// `givens` (0 for blank) with no solution, once the pairs settled before it are among the
+/// Settles each of `doubts` (a cell and its candidate digits) for which all digits but one
+/// leave `givens` (0 for blank) with no solution, once the cells settled before it are among the
 /// givens; rounds until none is settled.
-fn settle_pairs(
+fn settle_doubts(
     geometry: &Arc<Geometry>,
     mut givens: Vec<u8>,
-    mut pairs: Vec<(usize, Vec<u8>)>,
+    mut doubts: Vec<(usize, Vec<u8>)>,
 ) -> Vec<Settled> {
     let mut spent = 0u64;
     // Whether `digit` in `cell` leaves `givens` a solution; `None` once the searches together
@@ -119,8 +112,8 @@ fn settle_pairs(
     loop {
         let before = settled.len();
         let mut i = 0;
-        while i < pairs.len() {
-            let (cell, digits) = &pairs[i];
+        while i < doubts.len() {
+            let (cell, digits) = &doubts[i];
             let (mut left, mut out) = (Vec::new(), Vec::new());
             for &d in digits {
                 match possible(&givens, *cell, d) {
@@ -136,7 +129,7 @@ fn settle_pairs(
             };
             givens[cell] = digit;
             settled.push(Settled { cell, digit, ruled_out: out });
-            pairs.remove(i);
+            doubts.remove(i);
         }
         if settled.len() == before {
             return settled;
@@ -167,17 +160,17 @@ mod tests {
     #[test]
     fn the_candidates_are_two_alike_digits_and_the_networks() {
         let blurred = guess(8, 6, 0.92, 0.89, 0.81);
-        assert_eq!(pair(&blurred, 6, 9), Some(vec![8, 6]));
-        assert_eq!(pair(&blurred, 8, 9), Some(vec![8, 6]));
+        assert_eq!(candidates(&blurred, 6, 9), Some(vec![8, 6]));
+        assert_eq!(candidates(&blurred, 8, 9), Some(vec![8, 6]));
         // The network reads a third digit (an open 4 the templates take for a 6 or an 8).
-        assert_eq!(pair(&blurred, 4, 9), Some(vec![8, 6, 4]));
+        assert_eq!(candidates(&blurred, 4, 9), Some(vec![8, 6, 4]));
         // The network reads no digit: the glyph may be neither.
-        assert_eq!(pair(&blurred, 0, 9), None);
+        assert_eq!(candidates(&blurred, 0, 9), None);
         // The second digit is not close, or a mark looks more like no digit than like it.
-        assert_eq!(pair(&guess(1, 4, 0.78, 0.70, 0.60), 1, 9), None);
-        assert_eq!(pair(&guess(8, 6, 0.92, 0.89, 0.90), 8, 9), None);
+        assert_eq!(candidates(&guess(1, 4, 0.78, 0.70, 0.60), 1, 9), None);
+        assert_eq!(candidates(&guess(8, 6, 0.92, 0.89, 0.90), 8, 9), None);
         // No value of a 4x4 board.
-        assert_eq!(pair(&guess(3, 8, 0.92, 0.90, 0.5), 3, 4), None);
+        assert_eq!(candidates(&guess(3, 8, 0.92, 0.90, 0.5), 3, 4), None);
     }
 
     #[test]
@@ -204,12 +197,12 @@ mod tests {
     fn the_digit_that_leaves_no_solution_is_ruled_out() {
         // r1c3 holds a 4 in the solution; a 5 there repeats r1c1's 5.
         let g = givens(PUZZLE);
-        let settled = settle_pairs(&classic(), g.clone(), vec![(2, vec![5, 4])]);
+        let settled = settle_doubts(&classic(), g.clone(), vec![(2, vec![5, 4])]);
         assert_eq!(settled, vec![Settled { cell: 2, digit: 4, ruled_out: vec![5] }]);
         // Both digits leave solutions: nothing is settled.
-        assert!(settle_pairs(&classic(), vec![0; 81], vec![(2, vec![1, 4])]).is_empty());
+        assert!(settle_doubts(&classic(), vec![0; 81], vec![(2, vec![1, 4])]).is_empty());
         // Neither does (the givens are misread, or the glyph is neither): nothing.
-        assert!(settle_pairs(&classic(), g, vec![(2, vec![5, 3])]).is_empty());
+        assert!(settle_doubts(&classic(), g, vec![(2, vec![5, 3])]).is_empty());
     }
 
     #[test]
@@ -220,7 +213,7 @@ mod tests {
         for (cell, digit) in g.iter_mut().zip(1..=7) {
             *cell = digit;
         }
-        let settled = settle_pairs(&classic(), g, vec![(8, vec![8, 9]), (7, vec![8, 1])]);
+        let settled = settle_doubts(&classic(), g, vec![(8, vec![8, 9]), (7, vec![8, 1])]);
         assert_eq!(
             settled,
             vec![
