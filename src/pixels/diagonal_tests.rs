@@ -2,9 +2,7 @@
 //! read as an X exactly; marks that are not exactly both diagonals are refused; boards with
 //! other tints are not taken for an X.
 
-use super::super::drawkit::{
-    Canvas, Drawn, LIGHT, Puzzle, Style, X_PUZZLE, diagonal_lines, draw, font,
-};
+use super::super::drawkit::{Canvas, LIGHT, Puzzle, Style, X_PUZZLE, diagonal_lines, draw, font};
 use super::*;
 use crate::solve::count_solutions;
 
@@ -16,11 +14,7 @@ fn style() -> Style {
 
 /// The X puzzle drawn on a white page, and the board found in it.
 fn plain() -> (Canvas, Board) {
-    let cells = XPUZZLE
-        .bytes()
-        .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
-        .collect();
-    let p = Puzzle { side: 9, bw: 3, bh: 3, cells };
+    let p = Puzzle::givens(XPUZZLE);
     let mut c = Canvas::new(480, 480, [255, 255, 255]);
     draw(&mut c, 12, 12, &p, &style(), &font(0));
     let board = super::super::board::find(c.view()).expect("the drawn grid is found");

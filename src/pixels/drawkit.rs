@@ -149,6 +149,19 @@ pub struct Puzzle {
     pub cells: Vec<Drawn>,
 }
 
+impl Puzzle {
+    /// A 9x9 board of givens from one line of text (a digit a given, anything else empty).
+    pub fn givens(text: &str) -> Puzzle {
+        let cells = text
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_digit() && b != b'0' { Drawn::Given(b - b'0') } else { Drawn::Empty }
+            })
+            .collect();
+        Puzzle { side: 9, bw: 3, bh: 3, cells }
+    }
+}
+
 /// A pseudo-random board: about 40% values (a quarter of them entries when `entries`), some
 /// pencil marks when `pencil`.
 pub fn puzzle(side: usize, bw: usize, bh: usize, seed: u64, entries: bool, pencil: bool) -> Puzzle {
@@ -534,10 +547,7 @@ impl Fixture {
 /// Each with the board drawn and how many of its cells must read as uncertain (no board:
 /// `None`).
 pub fn fixtures() -> Vec<Fixture> {
-    let mut cells: Vec<Drawn> = FIXTURE_PUZZLE
-        .bytes()
-        .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
-        .collect();
+    let mut cells = Puzzle::givens(FIXTURE_PUZZLE).cells;
     // pencil marks in two cells, an entry of the right value in one (r1c2 is 1 in the solution)
     cells[2] = Drawn::Pencil(vec![2, 6, 9]);
     cells[80] = Drawn::Pencil(vec![3, 5]);
@@ -584,28 +594,14 @@ pub fn fixtures() -> Vec<Fixture> {
     draw(&mut letters_shot, 12, 9, &letters, &Style { cell: 30, ..LIGHT }, &font);
     let photo = photo_fixture(&puzzle, &font);
     // A jigsaw (Solo 9j: one solution with its regions) drawn with its region borders.
-    let jigsaw = Puzzle {
-        side: 9,
-        bw: 3,
-        bh: 3,
-        cells: "6..2.38...21..4.7.........24.2..7....8..7..9....6..2.19.........5.8..12...71.8..5"
-            .bytes()
-            .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
-            .collect(),
-    };
+    let jigsaw = Puzzle::givens(
+        "6..2.38...21..4.7.........24.2..7....8..7..9....6..2.19.........5.8..12...71.8..5",
+    );
     let mut jigsaw_shot = Canvas::new(300, 300, [255, 255, 255]);
     draw(&mut jigsaw_shot, 8, 8, &jigsaw, &Style { cell: 30, ..JIGSAW_STYLE }, &font);
     region_lines(&mut jigsaw_shot, JIGSAW_REGIONS.as_bytes());
     // An X (Solo 3x3x: two solutions as a classic board) with lines across its diagonals.
-    let x = Puzzle {
-        side: 9,
-        bw: 3,
-        bh: 3,
-        cells: X_PUZZLE
-            .bytes()
-            .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
-            .collect(),
-    };
+    let x = Puzzle::givens(X_PUZZLE);
     let mut x_shot = Canvas::new(300, 300, [255, 255, 255]);
     draw(&mut x_shot, 8, 8, &x, &style, &font);
     diagonal_lines(&mut x_shot, &[], false);

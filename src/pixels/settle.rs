@@ -225,12 +225,8 @@ mod tests {
 
     #[test]
     fn a_blurred_given_is_settled_where_its_other_digit_repeats() {
-        use super::super::drawkit::{Canvas, Drawn, LIGHT, Puzzle, Style, blur, draw, font};
-        let cells = PUZZLE
-            .bytes()
-            .map(|b| if b == b'.' { Drawn::Empty } else { Drawn::Given(b - b'0') })
-            .collect();
-        let p = Puzzle { side: 9, bw: 3, bh: 3, cells };
+        use super::super::drawkit::{Canvas, LIGHT, Puzzle, Style, blur, draw, font};
+        let p = Puzzle::givens(PUZZLE);
         let mut c = Canvas::new(420, 420, [255, 255, 255]);
         draw(&mut c, 10, 10, &p, &Style { cell: 40, ..LIGHT }, &font(3));
         // r3c3's 8 blurred: the templates find it nearly as like a 5 (0.825 and 0.794), and the
