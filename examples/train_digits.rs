@@ -1,20 +1,22 @@
 //! Trains the pixel reader's glyph classifier (`src/pixels/classifier.bin`, see
-//! `sudobot::pixels::classifier`) from fonts of Debian's font packages:
+//! `sudobot::pixels::classifier`): a committee of five small networks, from fonts of Debian's
+//! font packages:
 //!
 //! ```text
-//! apt-get install fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-noto-core \
-//!     fonts-lato fonts-open-sans fonts-roboto-unhinted fonts-cantarell fonts-urw-base35 \
-//!     fonts-freefont-ttf
+//! bash .ci/deps train        # or: apt-get install the packages it names
 //! cargo run --release --example train_digits             # writes src/pixels/classifier.bin
 //! cargo run --release --example train_digits -- --check  # trains, scores, writes nothing
 //! ```
 //!
 //! Every sample is a cell drawn from scratch: a glyph of a training font at a random size and
 //! place, slanted, turned, stretched and seen in perspective a little, its strokes made
-//! bolder or thinner, blurred, in random colours on a random background with uneven light,
-//! noise, and sometimes JPEG. The cell goes through the board reader's own cell code
-//! (`digits::cell_features`), so the network learns from what it will be shown. Seeded: the
-//! same fonts give the same weights, bit for bit. One thread.
+//! bolder or thinner, sometimes seen at a lower resolution (as a webcam or a far phone sees a
+//! newspaper), blurred, in random colours on a random background with uneven light, noise,
+//! and sometimes JPEG. The cell goes through the board reader's own cell code
+//! (`digits::cell_features`), so the network learns from what it will be shown. Each member
+//! draws its own samples from its own seed ([`SEEDS`]): the same fonts give the same weights,
+//! bit for bit. One thread a member: about 50 seconds each, all five in under three minutes
+//! on two cores.
 //!
 //! The FreeFont families and URW Gothic are held out: the reader's tests read glyphs drawn in
 //! them, and this trainer reports its accuracy on them.
@@ -23,7 +25,7 @@ use std::process::ExitCode;
 
 use ab_glyph::{Font, FontVec, PxScale};
 use sudobot::pixels::Rgba;
-use sudobot::pixels::classifier::{CLASSES, Layer, MAGIC, Net, OTHER};
+use sudobot::pixels::classifier::{CLASSES, Committee, Layer, MAGIC, Net, OTHER};
 use sudobot::pixels::digits::{self, FEATURES, Features};
 
 /// Fonts trained on, in the folders of their packages.
@@ -76,6 +78,15 @@ const TRAINING: &[&str] = &[
     "opentype/urw-base35/P052-Bold.otf",
     "opentype/urw-base35/URWBookman-Light.otf",
     "opentype/urw-base35/URWBookman-Demi.otf",
+    // Fonts whose 4 is open at the top, as some newspapers print it.
+    "truetype/andika/Andika-Regular.ttf",
+    "truetype/andika/Andika-Bold.ttf",
+    "opentype/comic-neue/ComicNeue-Regular.otf",
+    "opentype/comic-neue/ComicNeue-Bold.otf",
+    "opentype/b612/B612-Regular.otf",
+    "opentype/b612/B612-Bold.otf",
+    "truetype/quicksand/Quicksand-Regular.ttf",
+    "truetype/quicksand/Quicksand-Bold.ttf",
 ];
 
 /// Fonts held out of training, scored after it.
@@ -93,6 +104,13 @@ const HELD_OUT: &[&str] = &[
 /// Glyphs that are no value of any board ([`OTHER`]). Bars (`l`, `I`, `|`) are left out: in
 /// serif fonts a 1 is a bar with serifs too.
 const OTHERS: &str = "0OoQqZzSs$&!?@#%TtfJjiHKLMNPRUVWXYhkmnprsuvwxy";
+
+/// The share of samples seen at a lower resolution (see [`Gray::shrink`]).
+const SHRINKS: f32 = 0.4;
+
+/// The seeds of the committee's members (see `sudobot::pixels::classifier::Committee`), one
+/// network each: 34 drew the single network the reader had before.
+const SEEDS: [u64; 5] = [34, 1, 2, 3, 4];
 
 /// Training samples drawn, and passes over them.
 const SAMPLES: usize = 96_000;
@@ -160,6 +178,39 @@ impl Gray {
                 }
                 let i = y * self.w + x;
                 self.v[i] = old[i] + (m - old[i]) * amount;
+            }
+        }
+    }
+
+    /// Seen at a lower resolution: averaged down by `factor` and drawn back up bilinearly, as
+    /// a webcam or a far phone sees a small glyph.
+    fn shrink(&mut self, factor: f32) {
+        let (sw, sh) = (
+            ((self.w as f32 / factor).round() as usize).max(2),
+            ((self.h as f32 / factor).round() as usize).max(2),
+        );
+        let (fx, fy) = (self.w as f32 / sw as f32, self.h as f32 / sh as f32);
+        let mut small = vec![0f32; sw * sh];
+        for (i, slot) in small.iter_mut().enumerate() {
+            let (x0, y0) = ((i % sw) as f32 * fx, (i / sw) as f32 * fy);
+            let (mut sum, mut n) = (0.0, 0.0);
+            let mut y = y0.floor() as usize;
+            while (y as f32) < y0 + fy && y < self.h {
+                let mut x = x0.floor() as usize;
+                while (x as f32) < x0 + fx && x < self.w {
+                    sum += self.v[y * self.w + x];
+                    n += 1.0;
+                    x += 1;
+                }
+                y += 1;
+            }
+            *slot = if n > 0.0 { sum / n } else { 0.0 };
+        }
+        let small = Gray { w: sw, h: sh, v: small };
+        for y in 0..self.h {
+            for x in 0..self.w {
+                let (sx, sy) = ((x as f32 + 0.5) / fx, (y as f32 + 0.5) / fy);
+                self.v[y * self.w + x] = small.at(sx, sy);
             }
         }
     }
@@ -260,6 +311,9 @@ fn sample(rng: &mut fastrand::Rng, font: &FontVec, eight: f32, ch: char) -> Opti
         *slot = s / 4.0;
     }
     let mut gray = Gray { w: side, h: side, v: ink };
+    if rng.f32() < SHRINKS {
+        gray.shrink(uniform(rng, 1.5, 3.2));
+    }
     let blurs = rng.usize(0..=2);
     for _ in 0..blurs {
         gray.blur(uniform(rng, 0.3, 1.0));
@@ -469,10 +523,14 @@ fn backward(net: &Net, grads: &mut [Layer], x: &[f32], class: usize) -> f32 {
 
 /// Scores held-out samples: right, wrong at or above `bar`, and the highest probability of a
 /// wrong reading.
-fn score(net: &Net, data: &[(usize, Vec<f32>)], bar: f32) -> (usize, usize, f32) {
+fn score(nets: &Committee, data: &[(usize, Vec<f32>)], bar: f32) -> (usize, usize, f32) {
     let (mut right, mut sure_wrong, mut worst) = (0, 0, 0f32);
     for (class, x) in data {
-        let p = net.activations(x).pop().unwrap_or_default();
+        let mut p = [0f32; CLASSES];
+        for net in &nets.members {
+            let q = net.activations(x).pop().unwrap_or_default();
+            p.iter_mut().zip(&q).for_each(|(a, b)| *a += b / nets.members.len() as f32);
+        }
         let best = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
         if best == *class {
             right += 1;
@@ -486,6 +544,30 @@ fn score(net: &Net, data: &[(usize, Vec<f32>)], bar: f32) -> (usize, usize, f32)
     (right, sure_wrong, worst)
 }
 
+/// One member of the committee: samples drawn and a network trained from `seed`.
+fn train(seed: u64, fonts: &[(String, FontVec, f32)]) -> Net {
+    let started = std::time::Instant::now();
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let data = draw(&mut rng, fonts, SAMPLES);
+    let mut net = initial(&mut rng);
+    let mut velocity: Vec<Layer> =
+        net.layers.iter().map(|l| Layer::zeros(l.inputs, l.outputs)).collect();
+    let mut order: Vec<usize> = (0..data.len()).collect();
+    let mut loss = 0.0;
+    for e in 0..EPOCHS {
+        rng.shuffle(&mut order);
+        let rate =
+            0.05 * (1.0 + (std::f32::consts::PI * e as f32 / EPOCHS as f32).cos()) / 2.0 + 0.002;
+        loss = epoch(&mut net, &mut velocity, &data, &order, rate);
+    }
+    eprintln!(
+        "train_digits: seed {seed}: {} samples, {EPOCHS} passes, loss {loss:.4} ({:.0?})",
+        data.len(),
+        started.elapsed()
+    );
+    net
+}
+
 fn main() -> ExitCode {
     let check = std::env::args().any(|a| a == "--check");
     let started = std::time::Instant::now();
@@ -496,25 +578,23 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut rng = fastrand::Rng::with_seed(34);
-    let data = draw(&mut rng, &train_fonts, SAMPLES);
-    eprintln!("train_digits: {} samples drawn in {:.0?}", data.len(), started.elapsed());
-    let mut net = initial(&mut rng);
-    let mut velocity: Vec<Layer> =
-        net.layers.iter().map(|l| Layer::zeros(l.inputs, l.outputs)).collect();
-    let mut order: Vec<usize> = (0..data.len()).collect();
-    for e in 0..EPOCHS {
-        rng.shuffle(&mut order);
-        let rate =
-            0.05 * (1.0 + (std::f32::consts::PI * e as f32 / EPOCHS as f32).cos()) / 2.0 + 0.002;
-        let loss = epoch(&mut net, &mut velocity, &data, &order, rate);
-        eprintln!("train_digits: epoch {} loss {loss:.4} ({:.0?})", e + 1, started.elapsed());
+    // The members are independent: one thread each.
+    let members: Vec<Net> = std::thread::scope(|scope| {
+        let fonts = &train_fonts;
+        let handles: Vec<_> =
+            SEEDS.iter().map(|&seed| scope.spawn(move || train(seed, fonts))).collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    if members.len() != SEEDS.len() {
+        eprintln!("train_digits: a member's training failed");
+        return ExitCode::FAILURE;
     }
+    let nets = Committee { members };
     let mut total = (0, 0, 0usize, 0f32);
     for (k, (name, _, _)) in held_fonts.iter().enumerate() {
         let mut probe_rng = fastrand::Rng::with_seed(7);
         let probes = draw(&mut probe_rng, &held_fonts[k..=k], PROBES);
-        let (right, wrong, worst) = score(&net, &probes, digits::NET_BAR);
+        let (right, wrong, worst) = score(&nets, &probes, digits::NET_BAR);
         eprintln!(
             "train_digits: held out {name}: {right} of {} right, {wrong} wrong at p >= {}, worst wrong p {worst:.3}",
             probes.len(),
@@ -534,7 +614,7 @@ fn main() -> ExitCode {
     if check {
         return ExitCode::SUCCESS;
     }
-    let bytes = net.to_bytes();
+    let bytes = nets.to_bytes();
     debug_assert!(bytes.starts_with(MAGIC));
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/pixels/classifier.bin");
     if let Err(e) = std::fs::write(path, &bytes) {

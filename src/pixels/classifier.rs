@@ -6,7 +6,13 @@
 //!
 //! The weights (`classifier.bin`) are trained by `examples/train_digits.rs` from glyphs rendered
 //! in fonts of Debian's font packages and degraded (blur, noise, thickness, slant, perspective,
-//! JPEG), each passed through the same cell reader as a real picture.
+//! a lower resolution, JPEG), each passed through the same cell reader as a real picture.
+//!
+//! The reader asks a [`Committee`]: a few networks trained alike, each from its own random
+//! draw of samples, whose probabilities are averaged. One network's reading of a photo's
+//! blurred glyph depends on its draw (two draws of the same recipe read 147 and 153 of the
+//! development set's 206 photos exactly, each losing pictures the other read); the average
+//! is steadier, and its wrong readings less probable.
 
 use std::sync::OnceLock;
 
@@ -18,10 +24,10 @@ pub const OTHER: usize = 0;
 /// Classes: [`OTHER`], the digits 1 to 9, the letters A to G (values 10 to 16).
 pub const CLASSES: usize = 17;
 
-/// The first bytes of a weights file.
+/// The first bytes of a network's weights.
 pub const MAGIC: &[u8; 8] = b"SBNET001";
 
-/// The built-in weights.
+/// The built-in weights: the committee's networks, one after another.
 const WEIGHTS: &[u8] = include_bytes!("classifier.bin");
 
 /// A fully connected layer: `outputs` rows of `inputs` weights, then the biases.
@@ -124,6 +130,15 @@ impl Net {
     /// Reads a weights file; `None` when it is damaged or does not map [`FEATURES`] inputs to
     /// [`CLASSES`] outputs.
     pub fn from_bytes(data: &[u8]) -> Option<Net> {
+        match Net::parse(data)? {
+            (net, []) => Some(net),
+            _ => None,
+        }
+    }
+
+    /// Reads one network's weights from the start of `data`: the network and the bytes after
+    /// it.
+    fn parse(data: &[u8]) -> Option<(Net, &[u8])> {
         let mut rest = data.strip_prefix(MAGIC.as_slice())?;
         let mut word = || -> Option<u32> {
             let (head, tail) = rest.split_first_chunk::<4>()?;
@@ -154,7 +169,50 @@ impl Net {
                 }
             }
         }
-        (word().is_none()).then_some(Net { layers })
+        Some((Net { layers }, rest))
+    }
+}
+
+/// Networks trained alike from different random draws (see the module): a glyph's class
+/// probabilities are their mean.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Committee {
+    /// The networks, at least one.
+    pub members: Vec<Net>,
+}
+
+impl Committee {
+    /// The most members a weights file may hold.
+    pub const MOST: usize = 16;
+
+    /// The mean of the members' class probabilities for a glyph.
+    pub fn probabilities(&self, features: &Features) -> Vec<f32> {
+        let input = Net::input(features);
+        let mut mean = vec![0f32; CLASSES];
+        for net in &self.members {
+            let p = net.activations(&input).pop().unwrap_or_default();
+            mean.iter_mut().zip(&p).for_each(|(m, q)| *m += q);
+        }
+        let n = self.members.len().max(1) as f32;
+        mean.iter_mut().for_each(|m| *m /= n);
+        mean
+    }
+
+    /// The weights file: each member's weights ([`Net::to_bytes`]) one after another.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.members.iter().flat_map(Net::to_bytes).collect()
+    }
+
+    /// Reads a weights file of one to [`Committee::MOST`] networks; `None` when any is
+    /// damaged or bytes are left over.
+    pub fn from_bytes(mut data: &[u8]) -> Option<Committee> {
+        let mut members = Vec::new();
+        while !data.is_empty() && members.len() < Self::MOST {
+            let (net, rest) = Net::parse(data)?;
+            members.push(net);
+            data = rest;
+        }
+        (data.is_empty() && !members.is_empty()).then_some(Committee { members })
     }
 }
 
@@ -171,10 +229,10 @@ pub fn softmax(v: &mut [f32]) {
     }
 }
 
-/// The built-in network, `None` when its file is missing or damaged.
-pub fn builtin() -> Option<&'static Net> {
-    static NET: OnceLock<Option<Net>> = OnceLock::new();
-    NET.get_or_init(|| Net::from_bytes(WEIGHTS)).as_ref()
+/// The built-in committee, `None` when its file is missing or damaged.
+pub fn builtin() -> Option<&'static Committee> {
+    static NETS: OnceLock<Option<Committee>> = OnceLock::new();
+    NETS.get_or_init(|| Committee::from_bytes(WEIGHTS)).as_ref()
 }
 
 /// What the network made of a glyph on a board of `side` values (all zero: no network).
@@ -191,8 +249,8 @@ pub struct Reading {
 
 /// Names a glyph for a board of `side` values: classes that are no value of the board (a
 /// letter on a 9x9 board) count as [`OTHER`].
-pub fn read(net: &Net, features: &Features, side: usize) -> Reading {
-    let p = net.probabilities(features);
+pub fn read(nets: &Committee, features: &Features, side: usize) -> Reading {
+    let p = nets.probabilities(features);
     let mut merged = [0f32; CLASSES];
     for (class, &q) in p.iter().enumerate().take(CLASSES) {
         let slot = if class <= side { class } else { OTHER };
@@ -250,7 +308,7 @@ pub(super) mod tests {
     /// probability at the bar.
     #[test]
     fn symbols_in_held_out_fonts_are_read() {
-        let net = builtin().expect("classifier.bin is built in");
+        let nets = builtin().expect("classifier.bin is built in");
         let (mut right, mut total, mut sure_wrong) = (0, 0, Vec::new());
         for path in UNSEEN {
             let font = font(path);
@@ -262,7 +320,7 @@ pub(super) mod tests {
                     let Some(features) = cell_glyph(&font, ch, cell, [20, 20, 20]) else {
                         continue;
                     };
-                    let r = read(net, &features, 16);
+                    let r = read(nets, &features, 16);
                     if r.value == value && r.probability >= digits::NET_BAR {
                         right += 1;
                     } else if r.value != value && r.value != 0 && r.probability >= digits::NET_BAR {
@@ -279,16 +337,16 @@ pub(super) mod tests {
     /// 9x9 board.
     #[test]
     fn glyphs_that_are_no_value_are_not_read_as_values() {
-        let net = builtin().expect("classifier.bin is built in");
+        let nets = builtin().expect("classifier.bin is built in");
         let font = font(UNSEEN[0]);
         for ch in ['H', 'K', 'M', 'R', 'X', '#', '@', '0'] {
             let f = cell_glyph(&font, ch, 40, [0, 0, 0]).expect("a glyph");
-            let r = read(net, &f, 16);
+            let r = read(nets, &f, 16);
             assert!(r.value == 0 || r.probability < digits::NET_BAR, "{ch}: {r:?}");
         }
         for ch in ['A', 'C', 'E', 'F'] {
             let f = cell_glyph(&font, ch, 40, [0, 0, 0]).expect("a glyph");
-            let r = read(net, &f, 9);
+            let r = read(nets, &f, 9);
             assert!(r.value == 0 || r.probability < digits::NET_BAR, "{ch} on 9x9: {r:?}");
         }
     }
@@ -296,14 +354,24 @@ pub(super) mod tests {
     /// The weights file round-trips, and a damaged one is refused.
     #[test]
     fn the_weights_file_round_trips() {
-        let net = builtin().expect("classifier.bin is built in");
-        let bytes = net.to_bytes();
-        assert_eq!(Net::from_bytes(&bytes).as_ref(), Some(net));
-        assert!(Net::from_bytes(&bytes[..bytes.len() - 1]).is_none());
-        assert!(Net::from_bytes(b"SBNET001").is_none());
+        let nets = builtin().expect("classifier.bin is built in");
+        assert!(nets.members.len() > 1, "a committee of {}", nets.members.len());
+        let bytes = nets.to_bytes();
+        assert_eq!(bytes, WEIGHTS);
+        assert_eq!(Committee::from_bytes(&bytes).as_ref(), Some(nets));
+        assert!(Committee::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+        assert!(Committee::from_bytes(b"SBNET001").is_none());
+        assert!(Committee::from_bytes(b"").is_none());
         let mut wrong_size = bytes.clone();
         wrong_size[12..16].copy_from_slice(&7u32.to_le_bytes());
-        assert!(Net::from_bytes(&wrong_size).is_none());
+        assert!(Committee::from_bytes(&wrong_size).is_none());
+        // One network alone: a file of its own, and a committee of one.
+        let one = nets.members[0].to_bytes();
+        assert_eq!(Net::from_bytes(&one).as_ref(), Some(&nets.members[0]));
+        assert!(Net::from_bytes(&bytes).is_none(), "more than one network is no single network");
+        let alone = Committee::from_bytes(&one).expect("a committee of one");
+        let f = digits::Features([0.5; digits::FEATURES]);
+        assert_eq!(alone.probabilities(&f), nets.members[0].probabilities(&f));
     }
 
     /// A 16x16 board with letters, drawn in fonts the network never saw, is read exactly in
