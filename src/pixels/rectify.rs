@@ -498,8 +498,133 @@ struct Band {
 /// even spacing, with no band across the middle of any cell, the same side both ways. Found
 /// twice: with lines taken as straight, then as a few pixels off straight (a curled page, a
 /// lens), which finds more grids but crops the cells closer; both are given when found.
+///
+/// Failing both, the lines are looked for by how much darker than the pixels a little above
+/// and below (or left and right) they are along most of the square (see [`grid_by_dips`]):
+/// a blurred photo's thin lines a few grey levels dark, or a halftone tint that an adaptive
+/// threshold turns into ink all over the cells.
 pub(crate) fn grid_in_square(picture: &Picture, side: usize, margin: usize) -> Vec<Board> {
-    grid_in_square_by(picture, side, margin, &[OFFSET, FAINT_OFFSET])
+    let found = grid_in_square_by(picture, side, margin, &[OFFSET, FAINT_OFFSET]);
+    if !found.is_empty() {
+        return found;
+    }
+    grid_by_dips(picture, side, margin).into_iter().collect()
+}
+
+/// The least dip (grey levels, see [`dips`]) a grid line may have.
+const MIN_DIP: i16 = 4;
+
+/// How much darker each row (columns when `across`) of the grey picture `g` is than the
+/// lighter of the rows `reach` above and below it, pixel by pixel: the median over the
+/// square's width, from `margin` to `margin + side` (digits cover less than half a row of
+/// cells, so the median is the lines' and the paper's). Rows within `reach` of an edge get 0.
+fn dips(
+    g: &[u8],
+    w: usize,
+    h: usize,
+    side: usize,
+    margin: usize,
+    reach: usize,
+    across: bool,
+) -> Vec<i16> {
+    let (limit, other) = if across { (w, h) } else { (h, w) };
+    let at = |pos: usize, t: usize| i16::from(if across { g[t * w + pos] } else { g[pos * w + t] });
+    let mut out = vec![0i16; limit];
+    if margin + side > other || side == 0 {
+        return out;
+    }
+    let mut values = vec![0i16; side];
+    let inner = limit.saturating_sub(reach);
+    for (pos, o) in out.iter_mut().enumerate().take(inner).skip(reach) {
+        for (v, t) in values.iter_mut().zip(margin..margin + side) {
+            *v = at(pos - reach, t).max(at(pos + reach, t)) - at(pos, t);
+        }
+        *o = *values.select_nth_unstable(side / 2).1;
+    }
+    out
+}
+
+/// The ten lines of a 9x9 grid among the peaks of a straightened board's [`dips`]: evenly
+/// spaced over 0.6 to 1.15 of the square's side, with no line of like strength a pitch
+/// beyond the border and the middle of every cell quiet (no dip there half the weakest
+/// line's); the widest such. Each line's band is where its dip is at least half its peak.
+fn lines_by_dips(dip: &[i16], side: usize) -> Option<Vec<Band>> {
+    let n = dip.len();
+    let peaks: Vec<usize> = (1..n.saturating_sub(1))
+        .filter(|&p| dip[p] >= MIN_DIP && dip[p] >= dip[p - 1] && dip[p] > dip[p + 1])
+        .collect();
+    let mut best: Option<(usize, Vec<usize>)> = None;
+    for (i, &first) in peaks.iter().enumerate() {
+        for &last in &peaks[i + 1..] {
+            let span = last - first;
+            if (span as f64) < 0.6 * side as f64 || span as f64 > 1.15 * side as f64 {
+                continue;
+            }
+            if best.as_ref().is_some_and(|b| b.0 >= span) {
+                continue;
+            }
+            let pitch = span as f64 / 9.0;
+            let tol = (pitch * 0.12).max(2.0);
+            let near = |want: f64| {
+                peaks
+                    .iter()
+                    .copied()
+                    .filter(|&q| (q as f64 - want).abs() <= tol)
+                    .max_by_key(|&q| dip[q])
+            };
+            let mut picked = vec![first];
+            picked.extend((1..9).map_while(|k| near(first as f64 + pitch * k as f64)));
+            if picked.len() < 9 {
+                continue;
+            }
+            picked.push(last);
+            let weakest = picked.iter().map(|&q| dip[q]).min().unwrap_or(0);
+            let strong_at = |want: f64| near(want).is_some_and(|q| dip[q] * 2 >= weakest);
+            if strong_at(first as f64 - pitch) || strong_at(last as f64 + pitch) {
+                continue;
+            }
+            let quiet = (pitch * 0.15).ceil() as usize;
+            let busy = (0..9).any(|k| {
+                let c = (first as f64 + pitch * (k as f64 + 0.5)).round() as usize;
+                let (lo, hi) = (c.saturating_sub(quiet), (c + quiet).min(n - 1));
+                lo > hi || dip[lo..=hi].iter().any(|&v| v * 2 >= weakest)
+            });
+            if !busy {
+                best = Some((span, picked));
+            }
+        }
+    }
+    let (_, picked) = best?;
+    let bands: Vec<Band> = picked
+        .iter()
+        .map(|&q| {
+            let half = |v: i16| v * 2 >= dip[q];
+            let near = (0..q).rev().take_while(|&p| half(dip[p])).last().unwrap_or(q);
+            let far = (q + 1..n).take_while(|&p| half(dip[p])).last().unwrap_or(q);
+            Band { near, far }
+        })
+        .collect();
+    bands.windows(2).all(|p| p[0].far < p[1].near).then_some(bands)
+}
+
+/// The 9x9 grid of a straightened board by its lines' [`dips`] (see [`grid_in_square`]), the
+/// same span (within 15%) both ways.
+fn grid_by_dips(picture: &Picture, side: usize, margin: usize) -> Option<Board> {
+    let view = picture.view()?;
+    let (w, h) = (picture.width, picture.height);
+    if margin + side > w.min(h) {
+        return None;
+    }
+    let g = grey(view);
+    let reach = (side / 45).max(3);
+    let rows = lines_by_dips(&dips(&g, w, h, side, margin, reach, false), side)?;
+    let cols = lines_by_dips(&dips(&g, w, h, side, margin, reach, true), side)?;
+    let span = |b: &[Band]| centre(&b[9]) - centre(&b[0]);
+    let ratio = span(&rows) / span(&cols);
+    if !(0.85..=1.0 / 0.85).contains(&ratio) {
+        return None;
+    }
+    board_of(9, &rows, &cols)
 }
 
 /// [`grid_in_square`] with ink at each of `offsets` in turn, until one finds a grid.
@@ -553,15 +678,6 @@ fn grid_at(
             })
             .collect()
     };
-    let spans = |bands: &[Band]| -> Option<Vec<(usize, usize)>> {
-        bands
-            .windows(2)
-            .map(|p| {
-                let (a, b) = (p[0].far + 1, p[1].near.checked_sub(1)?);
-                (b >= a + 4).then_some((a, b))
-            })
-            .collect()
-    };
     let (row_shares, col_shares) = (profile(false), profile(true));
     let (row_bands, col_bands) =
         (bands(&row_shares, LINE_SHARE, shrink), bands(&col_shares, LINE_SHARE, shrink));
@@ -601,6 +717,23 @@ fn grid_at(
         }
     }
     let (_, n, rows, cols) = best?;
+    board_of(n, &rows, &cols)
+}
+
+/// The board of `n` cells a side between the `n + 1` bands of `rows` and of `cols`.
+fn board_of(n: usize, rows: &[Band], cols: &[Band]) -> Option<Board> {
+    let spans = |bands: &[Band]| -> Option<Vec<(usize, usize)>> {
+        bands
+            .windows(2)
+            .map(|p| {
+                let (a, b) = (p[0].far + 1, p[1].near.checked_sub(1)?);
+                (b >= a + 4).then_some((a, b))
+            })
+            .collect()
+    };
+    if rows.len() != n + 1 || cols.len() != n + 1 {
+        return None;
+    }
     let (box_width, box_height) = match n {
         9 => (3, 3),
         6 => (3, 2),
@@ -615,8 +748,8 @@ fn grid_at(
         box_width,
         box_height,
         boxes_seen: false,
-        rows: spans(&rows)?,
-        cols: spans(&cols)?,
+        rows: spans(rows)?,
+        cols: spans(cols)?,
         regions: None,
         diagonals: None,
     })
@@ -795,6 +928,17 @@ pub(super) fn grids_at_usual_offset_for_tests(image: Rgba<'_>) -> usize {
     warped(image)
         .filter(|(picture, side, margin)| {
             !grid_in_square_by(picture, *side, *margin, &[OFFSET]).is_empty()
+        })
+        .count()
+}
+
+/// How many of the squares [`warped`] makes of `image` hold a grid found by an ink
+/// threshold (at [`OFFSET`] or [`FAINT_OFFSET`]), not by [`grid_by_dips`] (for the tests).
+#[cfg(test)]
+pub(super) fn grids_by_threshold_for_tests(image: Rgba<'_>) -> usize {
+    warped(image)
+        .filter(|(picture, side, margin)| {
+            !grid_in_square_by(picture, *side, *margin, &[OFFSET, FAINT_OFFSET]).is_empty()
         })
         .count()
 }
