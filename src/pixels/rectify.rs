@@ -460,14 +460,6 @@ fn source(image: Rgba<'_>, hm: &[f64; 8], u: f64, v: f64) -> Option<Spot> {
 /// the picture, the square's side and its margin. Each is warped only when asked for (the
 /// caller stops at the first that reads well).
 pub(crate) fn warped(image: Rgba<'_>) -> impl Iterator<Item = (Picture, usize, usize)> + '_ {
-    let one = move |corners: [Point; 4]| {
-        let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
-        let longest = (0..4).map(|i| side(corners[i], corners[(i + 1) % 4])).fold(0f64, f64::max);
-        // Cells of 30 to 60 pixels for a 9x9 board.
-        let side = (longest.round() as usize).clamp(270, 540);
-        let margin = side / 25;
-        Some((warp(image, corners, side, margin)?, side, margin))
-    };
     // The pieces of ink at the usual offset, then (only when asked for: none of those read
     // well) those of fainter ink, less the quadrilaterals already tried.
     let first = quadrilateral(image, OFFSET);
@@ -481,7 +473,33 @@ pub(crate) fn warped(image: Rgba<'_>) -> impl Iterator<Item = (Picture, usize, u
         more
     })
     .flatten();
-    first.into_iter().chain(faint).filter_map(one)
+    first.into_iter().chain(faint).filter_map(straighten(image))
+}
+
+/// The board warped onto a square for each way of taking the corners of the largest piece
+/// of strong ink (see [`STRONG_OFFSET`]), as [`warped`]: a last resort, for a picture in which
+/// [`warped`] found no board at all (the board joined by fainter ink to print beside it, so
+/// that the piece [`warped`] takes is not the board's shape).
+pub(crate) fn warped_strong(image: Rgba<'_>) -> impl Iterator<Item = (Picture, usize, usize)> + '_ {
+    quadrilateral(image, STRONG_OFFSET).into_iter().filter_map(straighten(image))
+}
+
+/// Strong ink only, for the board's quadrilateral (see [`warped_strong`]): a printed board's
+/// lines are this much darker than the paper around them; print that shows through the page
+/// or a shadow, which may join the board to what is beside it, is not.
+const STRONG_OFFSET: u32 = 30;
+
+/// The picture, side and margin of the square a quadrilateral's board is warped onto (see
+/// [`warped`]).
+fn straighten(image: Rgba<'_>) -> impl Fn([Point; 4]) -> Option<(Picture, usize, usize)> + '_ {
+    move |corners: [Point; 4]| {
+        let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+        let longest = (0..4).map(|i| side(corners[i], corners[(i + 1) % 4])).fold(0f64, f64::max);
+        // Cells of 30 to 60 pixels for a 9x9 board.
+        let side = (longest.round() as usize).clamp(270, 540);
+        let margin = side / 25;
+        Some((warp(image, corners, side, margin)?, side, margin))
+    }
 }
 
 /// One grid line found across a straightened board: its first and last pixel across.
@@ -940,6 +958,15 @@ pub(super) fn grids_by_threshold_for_tests(image: Rgba<'_>) -> usize {
         .filter(|(picture, side, margin)| {
             !grid_in_square_by(picture, *side, *margin, &[OFFSET, FAINT_OFFSET]).is_empty()
         })
+        .count()
+}
+
+/// How many of the squares [`warped`] makes of `image` (not [`warped_strong`]) hold a grid
+/// (for the tests).
+#[cfg(test)]
+pub(super) fn grids_warped_for_tests(image: Rgba<'_>) -> usize {
+    warped(image)
+        .filter(|(picture, side, margin)| !grid_in_square(picture, *side, *margin).is_empty())
         .count()
 }
 
