@@ -975,3 +975,55 @@ pub(super) fn grids_warped_for_tests(image: Rgba<'_>) -> usize {
 pub(super) fn homography_for_tests(corners: [Point; 4]) -> Option<[f64; 8]> {
     homography(corners)
 }
+
+#[cfg(test)]
+mod dip_tests {
+    use super::{MIN_DIP, lines_by_dips};
+
+    /// A profile of `len` positions with a dip of `depth` at each of `at` (a peak two
+    /// positions wide at half its depth on either side).
+    fn profile(len: usize, at: &[(usize, i16)]) -> Vec<i16> {
+        let mut p = vec![1i16; len];
+        for &(q, depth) in at {
+            p[q] = p[q].max(depth);
+            p[q - 1] = p[q - 1].max(depth / 2);
+            p[q + 1] = p[q + 1].max(depth / 2);
+        }
+        p
+    }
+
+    /// Ten lines 50 apart from 20, box lines strong and thin lines faint.
+    fn lattice() -> Vec<(usize, i16)> {
+        (0..10).map(|k| (20 + 50 * k, if k % 3 == 0 { 60 } else { 10 })).collect()
+    }
+
+    #[test]
+    fn ten_evenly_spaced_dips_are_a_grid() {
+        let bands = lines_by_dips(&profile(500, &lattice()), 450).expect("a grid");
+        let centres: Vec<usize> = bands.iter().map(|b| (b.near + b.far) / 2).collect();
+        assert_eq!(centres, (0..10).map(|k| 20 + 50 * k).collect::<Vec<_>>());
+        assert!(bands.iter().all(|b| b.far - b.near <= 2), "{bands:?}");
+    }
+
+    #[test]
+    fn a_dip_across_the_middle_of_a_cell_is_no_grid() {
+        let mut at = lattice();
+        at.push((245, 8));
+        assert!(lines_by_dips(&profile(500, &at), 450).is_none());
+    }
+
+    #[test]
+    fn a_strong_line_a_pitch_beyond_the_border_is_no_grid() {
+        // The border is not the outermost line: the grid is not all there (and the ten lines
+        // from the second on have the first a pitch beyond them).
+        let mut at = lattice();
+        at.push((520, 60));
+        assert!(lines_by_dips(&profile(560, &at), 450).is_none());
+    }
+
+    #[test]
+    fn dips_fainter_than_the_least_are_no_lines() {
+        let at: Vec<(usize, i16)> = lattice().into_iter().map(|(q, _)| (q, MIN_DIP - 1)).collect();
+        assert!(lines_by_dips(&profile(500, &at), 450).is_none());
+    }
+}
