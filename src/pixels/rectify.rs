@@ -460,14 +460,6 @@ fn source(image: Rgba<'_>, hm: &[f64; 8], u: f64, v: f64) -> Option<Spot> {
 /// the picture, the square's side and its margin. Each is warped only when asked for (the
 /// caller stops at the first that reads well).
 pub(crate) fn warped(image: Rgba<'_>) -> impl Iterator<Item = (Picture, usize, usize)> + '_ {
-    let one = move |corners: [Point; 4]| {
-        let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
-        let longest = (0..4).map(|i| side(corners[i], corners[(i + 1) % 4])).fold(0f64, f64::max);
-        // Cells of 30 to 60 pixels for a 9x9 board.
-        let side = (longest.round() as usize).clamp(270, 540);
-        let margin = side / 25;
-        Some((warp(image, corners, side, margin)?, side, margin))
-    };
     // The pieces of ink at the usual offset, then (only when asked for: none of those read
     // well) those of fainter ink, less the quadrilaterals already tried.
     let first = quadrilateral(image, OFFSET);
@@ -481,7 +473,33 @@ pub(crate) fn warped(image: Rgba<'_>) -> impl Iterator<Item = (Picture, usize, u
         more
     })
     .flatten();
-    first.into_iter().chain(faint).filter_map(one)
+    first.into_iter().chain(faint).filter_map(straighten(image))
+}
+
+/// The board warped onto a square for each way of taking the corners of the largest piece
+/// of strong ink (see [`STRONG_OFFSET`]), as [`warped`]: a last resort, for a picture in which
+/// [`warped`] found no board at all (the board joined by fainter ink to print beside it, so
+/// that the piece [`warped`] takes is not the board's shape).
+pub(crate) fn warped_strong(image: Rgba<'_>) -> impl Iterator<Item = (Picture, usize, usize)> + '_ {
+    quadrilateral(image, STRONG_OFFSET).into_iter().filter_map(straighten(image))
+}
+
+/// Strong ink only, for the board's quadrilateral (see [`warped_strong`]): a printed board's
+/// lines are this much darker than the paper around them; print that shows through the page
+/// or a shadow, which may join the board to what is beside it, is not.
+const STRONG_OFFSET: u32 = 30;
+
+/// The picture, side and margin of the square a quadrilateral's board is warped onto (see
+/// [`warped`]).
+fn straighten(image: Rgba<'_>) -> impl Fn([Point; 4]) -> Option<(Picture, usize, usize)> + '_ {
+    move |corners: [Point; 4]| {
+        let side = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+        let longest = (0..4).map(|i| side(corners[i], corners[(i + 1) % 4])).fold(0f64, f64::max);
+        // Cells of 30 to 60 pixels for a 9x9 board.
+        let side = (longest.round() as usize).clamp(270, 540);
+        let margin = side / 25;
+        Some((warp(image, corners, side, margin)?, side, margin))
+    }
 }
 
 /// One grid line found across a straightened board: its first and last pixel across.
@@ -498,8 +516,133 @@ struct Band {
 /// even spacing, with no band across the middle of any cell, the same side both ways. Found
 /// twice: with lines taken as straight, then as a few pixels off straight (a curled page, a
 /// lens), which finds more grids but crops the cells closer; both are given when found.
+///
+/// Failing both, the lines are looked for by how much darker than the pixels a little above
+/// and below (or left and right) they are along most of the square (see [`grid_by_dips`]):
+/// a blurred photo's thin lines a few grey levels dark, or a halftone tint that an adaptive
+/// threshold turns into ink all over the cells.
 pub(crate) fn grid_in_square(picture: &Picture, side: usize, margin: usize) -> Vec<Board> {
-    grid_in_square_by(picture, side, margin, &[OFFSET, FAINT_OFFSET])
+    let found = grid_in_square_by(picture, side, margin, &[OFFSET, FAINT_OFFSET]);
+    if !found.is_empty() {
+        return found;
+    }
+    grid_by_dips(picture, side, margin).into_iter().collect()
+}
+
+/// The least dip (grey levels, see [`dips`]) a grid line may have.
+const MIN_DIP: i16 = 4;
+
+/// How much darker each row (columns when `across`) of the grey picture `g` is than the
+/// lighter of the rows `reach` above and below it, pixel by pixel: the median over the
+/// square's width, from `margin` to `margin + side` (digits cover less than half a row of
+/// cells, so the median is the lines' and the paper's). Rows within `reach` of an edge get 0.
+fn dips(
+    g: &[u8],
+    w: usize,
+    h: usize,
+    side: usize,
+    margin: usize,
+    reach: usize,
+    across: bool,
+) -> Vec<i16> {
+    let (limit, other) = if across { (w, h) } else { (h, w) };
+    let at = |pos: usize, t: usize| i16::from(if across { g[t * w + pos] } else { g[pos * w + t] });
+    let mut out = vec![0i16; limit];
+    if margin + side > other || side == 0 {
+        return out;
+    }
+    let mut values = vec![0i16; side];
+    let inner = limit.saturating_sub(reach);
+    for (pos, o) in out.iter_mut().enumerate().take(inner).skip(reach) {
+        for (v, t) in values.iter_mut().zip(margin..margin + side) {
+            *v = at(pos - reach, t).max(at(pos + reach, t)) - at(pos, t);
+        }
+        *o = *values.select_nth_unstable(side / 2).1;
+    }
+    out
+}
+
+/// The ten lines of a 9x9 grid among the peaks of a straightened board's [`dips`]: evenly
+/// spaced over 0.6 to 1.15 of the square's side, with no line of like strength a pitch
+/// beyond the border and the middle of every cell quiet (no dip there half the weakest
+/// line's); the widest such. Each line's band is where its dip is at least half its peak.
+fn lines_by_dips(dip: &[i16], side: usize) -> Option<Vec<Band>> {
+    let n = dip.len();
+    let peaks: Vec<usize> = (1..n.saturating_sub(1))
+        .filter(|&p| dip[p] >= MIN_DIP && dip[p] >= dip[p - 1] && dip[p] > dip[p + 1])
+        .collect();
+    let mut best: Option<(usize, Vec<usize>)> = None;
+    for (i, &first) in peaks.iter().enumerate() {
+        for &last in &peaks[i + 1..] {
+            let span = last - first;
+            if (span as f64) < 0.6 * side as f64 || span as f64 > 1.15 * side as f64 {
+                continue;
+            }
+            if best.as_ref().is_some_and(|b| b.0 >= span) {
+                continue;
+            }
+            let pitch = span as f64 / 9.0;
+            let tol = (pitch * 0.12).max(2.0);
+            let near = |want: f64| {
+                peaks
+                    .iter()
+                    .copied()
+                    .filter(|&q| (q as f64 - want).abs() <= tol)
+                    .max_by_key(|&q| dip[q])
+            };
+            let mut picked = vec![first];
+            picked.extend((1..9).map_while(|k| near(first as f64 + pitch * k as f64)));
+            if picked.len() < 9 {
+                continue;
+            }
+            picked.push(last);
+            let weakest = picked.iter().map(|&q| dip[q]).min().unwrap_or(0);
+            let strong_at = |want: f64| near(want).is_some_and(|q| dip[q] * 2 >= weakest);
+            if strong_at(first as f64 - pitch) || strong_at(last as f64 + pitch) {
+                continue;
+            }
+            let quiet = (pitch * 0.15).ceil() as usize;
+            let busy = (0..9).any(|k| {
+                let c = (first as f64 + pitch * (k as f64 + 0.5)).round() as usize;
+                let (lo, hi) = (c.saturating_sub(quiet), (c + quiet).min(n - 1));
+                lo > hi || dip[lo..=hi].iter().any(|&v| v * 2 >= weakest)
+            });
+            if !busy {
+                best = Some((span, picked));
+            }
+        }
+    }
+    let (_, picked) = best?;
+    let bands: Vec<Band> = picked
+        .iter()
+        .map(|&q| {
+            let half = |v: i16| v * 2 >= dip[q];
+            let near = (0..q).rev().take_while(|&p| half(dip[p])).last().unwrap_or(q);
+            let far = (q + 1..n).take_while(|&p| half(dip[p])).last().unwrap_or(q);
+            Band { near, far }
+        })
+        .collect();
+    bands.windows(2).all(|p| p[0].far < p[1].near).then_some(bands)
+}
+
+/// The 9x9 grid of a straightened board by its lines' [`dips`] (see [`grid_in_square`]), the
+/// same span (within 15%) both ways.
+fn grid_by_dips(picture: &Picture, side: usize, margin: usize) -> Option<Board> {
+    let view = picture.view()?;
+    let (w, h) = (picture.width, picture.height);
+    if margin + side > w.min(h) {
+        return None;
+    }
+    let g = grey(view);
+    let reach = (side / 45).max(3);
+    let rows = lines_by_dips(&dips(&g, w, h, side, margin, reach, false), side)?;
+    let cols = lines_by_dips(&dips(&g, w, h, side, margin, reach, true), side)?;
+    let span = |b: &[Band]| centre(&b[9]) - centre(&b[0]);
+    let ratio = span(&rows) / span(&cols);
+    if !(0.85..=1.0 / 0.85).contains(&ratio) {
+        return None;
+    }
+    board_of(9, &rows, &cols)
 }
 
 /// [`grid_in_square`] with ink at each of `offsets` in turn, until one finds a grid.
@@ -553,15 +696,6 @@ fn grid_at(
             })
             .collect()
     };
-    let spans = |bands: &[Band]| -> Option<Vec<(usize, usize)>> {
-        bands
-            .windows(2)
-            .map(|p| {
-                let (a, b) = (p[0].far + 1, p[1].near.checked_sub(1)?);
-                (b >= a + 4).then_some((a, b))
-            })
-            .collect()
-    };
     let (row_shares, col_shares) = (profile(false), profile(true));
     let (row_bands, col_bands) =
         (bands(&row_shares, LINE_SHARE, shrink), bands(&col_shares, LINE_SHARE, shrink));
@@ -601,6 +735,23 @@ fn grid_at(
         }
     }
     let (_, n, rows, cols) = best?;
+    board_of(n, &rows, &cols)
+}
+
+/// The board of `n` cells a side between the `n + 1` bands of `rows` and of `cols`.
+fn board_of(n: usize, rows: &[Band], cols: &[Band]) -> Option<Board> {
+    let spans = |bands: &[Band]| -> Option<Vec<(usize, usize)>> {
+        bands
+            .windows(2)
+            .map(|p| {
+                let (a, b) = (p[0].far + 1, p[1].near.checked_sub(1)?);
+                (b >= a + 4).then_some((a, b))
+            })
+            .collect()
+    };
+    if rows.len() != n + 1 || cols.len() != n + 1 {
+        return None;
+    }
     let (box_width, box_height) = match n {
         9 => (3, 3),
         6 => (3, 2),
@@ -615,8 +766,8 @@ fn grid_at(
         box_width,
         box_height,
         boxes_seen: false,
-        rows: spans(&rows)?,
-        cols: spans(&cols)?,
+        rows: spans(rows)?,
+        cols: spans(cols)?,
         regions: None,
         diagonals: None,
     })
@@ -799,8 +950,80 @@ pub(super) fn grids_at_usual_offset_for_tests(image: Rgba<'_>) -> usize {
         .count()
 }
 
+/// How many of the squares [`warped`] makes of `image` hold a grid found by an ink
+/// threshold (at [`OFFSET`] or [`FAINT_OFFSET`]), not by [`grid_by_dips`] (for the tests).
+#[cfg(test)]
+pub(super) fn grids_by_threshold_for_tests(image: Rgba<'_>) -> usize {
+    warped(image)
+        .filter(|(picture, side, margin)| {
+            !grid_in_square_by(picture, *side, *margin, &[OFFSET, FAINT_OFFSET]).is_empty()
+        })
+        .count()
+}
+
+/// How many of the squares [`warped`] makes of `image` (not [`warped_strong`]) hold a grid
+/// (for the tests).
+#[cfg(test)]
+pub(super) fn grids_warped_for_tests(image: Rgba<'_>) -> usize {
+    warped(image)
+        .filter(|(picture, side, margin)| !grid_in_square(picture, *side, *margin).is_empty())
+        .count()
+}
+
 /// [`homography`], for the tests' simulated photos.
 #[cfg(test)]
 pub(super) fn homography_for_tests(corners: [Point; 4]) -> Option<[f64; 8]> {
     homography(corners)
+}
+
+#[cfg(test)]
+mod dip_tests {
+    use super::{MIN_DIP, lines_by_dips};
+
+    /// A profile of `len` positions with a dip of `depth` at each of `at` (a peak two
+    /// positions wide at half its depth on either side).
+    fn profile(len: usize, at: &[(usize, i16)]) -> Vec<i16> {
+        let mut p = vec![1i16; len];
+        for &(q, depth) in at {
+            p[q] = p[q].max(depth);
+            p[q - 1] = p[q - 1].max(depth / 2);
+            p[q + 1] = p[q + 1].max(depth / 2);
+        }
+        p
+    }
+
+    /// Ten lines 50 apart from 20, box lines strong and thin lines faint.
+    fn lattice() -> Vec<(usize, i16)> {
+        (0..10).map(|k| (20 + 50 * k, if k % 3 == 0 { 60 } else { 10 })).collect()
+    }
+
+    #[test]
+    fn ten_evenly_spaced_dips_are_a_grid() {
+        let bands = lines_by_dips(&profile(500, &lattice()), 450).expect("a grid");
+        let centres: Vec<usize> = bands.iter().map(|b| (b.near + b.far) / 2).collect();
+        assert_eq!(centres, (0..10).map(|k| 20 + 50 * k).collect::<Vec<_>>());
+        assert!(bands.iter().all(|b| b.far - b.near <= 2), "{bands:?}");
+    }
+
+    #[test]
+    fn a_dip_across_the_middle_of_a_cell_is_no_grid() {
+        let mut at = lattice();
+        at.push((245, 8));
+        assert!(lines_by_dips(&profile(500, &at), 450).is_none());
+    }
+
+    #[test]
+    fn a_strong_line_a_pitch_beyond_the_border_is_no_grid() {
+        // The border is not the outermost line: the grid is not all there (and the ten lines
+        // from the second on have the first a pitch beyond them).
+        let mut at = lattice();
+        at.push((520, 60));
+        assert!(lines_by_dips(&profile(560, &at), 450).is_none());
+    }
+
+    #[test]
+    fn dips_fainter_than_the_least_are_no_lines() {
+        let at: Vec<(usize, i16)> = lattice().into_iter().map(|(q, _)| (q, MIN_DIP - 1)).collect();
+        assert!(lines_by_dips(&profile(500, &at), 450).is_none());
+    }
 }

@@ -457,6 +457,57 @@ fn a_photo_with_faint_thin_lines_is_read() {
     assert_found(&read, &p, "faint photo");
 }
 
+/// Warp, dips: a blurred photo whose thin lines are barely darker than the paper (no ink
+/// threshold finds them in the straightened square, not even the faint one, as in a
+/// webcam's picture of a newspaper) is read by how much darker than the rows and columns
+/// beside them its lines are along the board.
+#[test]
+fn a_photo_with_barely_visible_thin_lines_is_read() {
+    let style =
+        Style { cell: 36, thin: 2, line: [234, 234, 234], thick_line: [40, 40, 40], ..LIGHT };
+    let p = without_repeats(puzzle(9, 3, 3, 21, false, false));
+    let mut board = Canvas::new(400, 400, [255, 255, 255]);
+    let size = draw(&mut board, 0, 0, &p, &style, &font(0));
+    let corners = [(230.0, 120.0), (600.0, 190.0), (560.0, 560.0), (170.0, 500.0)];
+    let h = super::rectify::homography_for_tests(corners).expect("a perspective");
+    let photo = blur(&photograph(&board, size, (760, 680), 3, |x, y| to_square(&h, x, y)), 1);
+    assert!(read(photo.view()).is_err(), "no straight grid to find without the warp");
+    assert_eq!(
+        super::rectify::grids_by_threshold_for_tests(photo.view()),
+        0,
+        "no grid by an ink threshold"
+    );
+    let read = read_picture(photo.view()).expect("the grid is found by its dips");
+    assert_found(&read, &p, "barely visible lines");
+}
+
+/// Warp, strong ink: a photo of a board that a faint grey frame (print showing through the
+/// page) joins to a box beside it: the largest piece of ink is board and frame, whose
+/// corners are not the board's, and no grid is found in its square; the piece of strong ink
+/// alone is the board's, and is read.
+#[test]
+fn a_photo_of_a_board_joined_to_a_faint_frame_is_read() {
+    let style = Style { cell: 30, thin: 1, thick: 3, line: [40, 40, 40], ..LIGHT };
+    let p = without_repeats(puzzle(9, 3, 3, 21, false, false));
+    let mut print = Canvas::new(600, 600, [255, 255, 255]);
+    let size = draw(&mut print, 300, 200, &p, &style, &font(0));
+    // The frame: a box from the page's top left corner, down to the board's bottom edge
+    // and across to the middle of its top edge.
+    let faint = [222, 222, 222];
+    let (right, bottom) = (300 + size / 2, 200 + size - 3);
+    print.rect(5, 5, right - 5, 3, faint);
+    print.rect(right, 5, 3, 200 - 5, faint);
+    print.rect(5, 5, 3, bottom - 5, faint);
+    print.rect(5, bottom, 300 - 5, 3, faint);
+    let corners = [(150.0, 60.0), (700.0, 110.0), (680.0, 640.0), (110.0, 600.0)];
+    let h = super::rectify::homography_for_tests(corners).expect("a perspective");
+    let photo = photograph(&print, 600, (760, 680), 3, |x, y| to_square(&h, x, y));
+    assert!(read(photo.view()).is_err(), "no straight grid to find without the warp");
+    assert_eq!(super::rectify::grids_warped_for_tests(photo.view()), 0, "no grid in the piece");
+    let read = read_picture(photo.view()).expect("the board of strong ink is found");
+    assert_found(&read, &p, "board joined to a frame");
+}
+
 /// Warp: two certain values of a straightened photo that repeat in a row (one must be
 /// misread, as a blurred 3 taken for a 1) are both made uncertain; the rest is read.
 #[test]
