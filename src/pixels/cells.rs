@@ -120,8 +120,24 @@ const FONT_NEAR: f32 = 0.9;
 /// development set had all three at any margin.
 const FONT_MARGIN: f32 = 0.005;
 
-/// The network's least probability for [`font_agrees`].
-const FONT_NET: f32 = 0.7;
+/// The network's least probability for [`font_agrees`] (the committee's probabilities for a
+/// webcam's 7 run from 0.43 to 0.69 where the templates and the board's font agree).
+const FONT_NET: f32 = 0.4;
+
+/// Where the templates name another digit than the network (a webcam's open 4, which they
+/// take for a 6), the board's font must say more: its nearest sure example of the network's
+/// digit at least [`FONT_TWIN`] alike, by [`FONT_APART`] over every other digit's, the
+/// templates' digit among them, and the network at least [`FONT_NET_ALONE`] probable (see
+/// [`font_agrees`]).
+const FONT_TWIN: f32 = 0.95;
+
+/// See [`FONT_TWIN`]: the open 4s of the development set's webcam photos were nearer their
+/// board's sure 4s than its sure 6s by 0.019 to 0.078; a glyph that the network and the
+/// templates name alike needs only [`FONT_MARGIN`].
+const FONT_APART: f32 = 0.04;
+
+/// See [`FONT_TWIN`].
+const FONT_NET_ALONE: f32 = 0.6;
 
 /// An uncertain glyph that three readers name alike is read: the templates' best digit, the
 /// network's value (at least [`FONT_NET`] probable), and the board's own font, whose sure
@@ -130,7 +146,17 @@ const FONT_NET: f32 = 0.7;
 /// runner-up among them (a blurred photo's 8 that the templates find only a little more like
 /// an 8 than a 6 is nearer this board's sure 8s than its sure 6s). Each of the three alone is
 /// unsure of such blurred glyphs; a wrong read of the development set's photos never had all
-/// three. Only the sure reads before this step count as examples. A board with pencil marks
+/// three.
+///
+/// Where the templates name another digit (uncertain of it), the network and the board's font
+/// may still read the glyph, with more from each: the network at least [`FONT_NET_ALONE`]
+/// probable, the nearest sure example of its digit at least [`FONT_TWIN`] alike and by
+/// [`FONT_APART`] over every other digit's, the templates' digit among them. A webcam's open
+/// 4, which no template font draws, is so read beside the board's sure 4s; over the
+/// development set's pictures, every glyph so read was right, and the one wrong reading of the
+/// network left uncertain here was nearer the board's examples of another digit.
+///
+/// Only the sure reads before this step count as examples. A board with pencil marks
 /// is left as it is: a photo read before its perspective is undone may cut a glyph into what
 /// passes for marks, and such a read must keep its doubts (the straightened one is tried).
 fn font_agrees(
@@ -159,7 +185,9 @@ fn font_agrees(
             continue;
         }
         let Some(guess) = score.guess(&[false; 10]) else { continue };
-        if guess.digit != value {
+        let templates_agree = guess.digit == value;
+        // Letters (16x16 values) have no templates to weigh.
+        if value > 9 || !templates_agree && net.probability < FONT_NET_ALONE {
             continue;
         }
         let mut nearest = [-1f32; 10];
@@ -172,8 +200,14 @@ fn font_agrees(
         let own = nearest[usize::from(value)];
         let others = (1..=9u8).filter(|&d| d != value).map(|d| nearest[usize::from(d)]);
         let beaten = others.fold(-1f32, f32::max);
-        let runner_up_seen = guess.second == 0 || nearest[usize::from(guess.second)] > -1.0;
-        if own >= FONT_NEAR && own - beaten >= FONT_MARGIN && runner_up_seen {
+        let agreed_here = if templates_agree {
+            let runner_up_seen = guess.second == 0 || nearest[usize::from(guess.second)] > -1.0;
+            own >= FONT_NEAR && own - beaten >= FONT_MARGIN && runner_up_seen
+        } else {
+            let templates_seen = nearest[usize::from(guess.digit)] > -1.0;
+            own >= FONT_TWIN && own - beaten >= FONT_APART && templates_seen
+        };
+        if agreed_here {
             agreed.push(i);
         }
     }
