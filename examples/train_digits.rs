@@ -396,8 +396,8 @@ fn load(paths: &[&str]) -> Result<Vec<(String, FontVec, f32)>, String> {
     let mut out = Vec::new();
     for p in paths {
         let path = format!("/usr/share/fonts/{p}");
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("{path}: {e} (install its package)"))?;
+        let bytes = std::fs::read(&path)
+            .map_err(|e| format!("{path}: {e} (bash .ci/deps train installs the fonts)"))?;
         let font = FontVec::try_from_vec(bytes).map_err(|e| format!("{path}: {e}"))?;
         let eight = digit_height(&font).ok_or_else(|| format!("{path}: no 8"))?;
         out.push((p.to_string(), font, eight));

@@ -402,12 +402,7 @@ fn to_square(h: &[f64; 8], x: f64, y: f64) -> (f64, f64) {
 #[test]
 fn a_perspective_photo_of_a_render_is_read() {
     let style = Style { cell: 36, thin: 1, thick: 3, line: [40, 40, 40], ..LIGHT };
-    let p = without_repeats(puzzle(9, 3, 3, 21, false, false));
-    let mut board = Canvas::new(360, 360, [255, 255, 255]);
-    let size = draw(&mut board, 0, 0, &p, &style, &font(0));
-    let corners = [(230.0, 120.0), (600.0, 190.0), (560.0, 560.0), (170.0, 500.0)];
-    let h = super::rectify::homography_for_tests(corners).expect("a perspective");
-    let photo = photograph(&board, size, (760, 680), 3, |x, y| to_square(&h, x, y));
+    let (p, photo) = perspective_photo(&style, 360);
     assert!(read(photo.view()).is_err(), "no straight grid to find without the warp");
     let read = read_picture(photo.view()).expect("the warped board is found");
     assert_found(&read, &p, "perspective photo");
@@ -434,19 +429,30 @@ fn without_repeats(mut p: Puzzle) -> Puzzle {
     p
 }
 
+/// A board drawn in `style` on a white square of `canvas` pixels, photographed in
+/// perspective and blurred (see [`photograph`]): the puzzle and the photo.
+fn perspective_photo(style: &Style, canvas: usize) -> (Puzzle, Canvas) {
+    let p = without_repeats(puzzle(9, 3, 3, 21, false, false));
+    let mut board = Canvas::new(canvas, canvas, [255, 255, 255]);
+    let size = draw(&mut board, 0, 0, &p, style, &font(0));
+    let corners = [(230.0, 120.0), (600.0, 190.0), (560.0, 560.0), (170.0, 500.0)];
+    let h = super::rectify::homography_for_tests(corners).expect("a perspective");
+    (p, photograph(&board, size, (760, 680), 3, |x, y| to_square(&h, x, y)))
+}
+
+/// A board with thick box lines and thin lines of grey `line` on white (see
+/// [`perspective_photo`]).
+fn thin_lined_photo(line: u8) -> (Puzzle, Canvas) {
+    let style = Style { cell: 36, thin: 2, line: [line; 3], thick_line: [40, 40, 40], ..LIGHT };
+    perspective_photo(&style, 400)
+}
+
 /// Warp, faint ink: a blurred photo whose thin lines are a few grey levels darker than the
 /// paper (they break into dashes at the usual ink offset, and no grid is found in the
 /// straightened square with it) is read once the square's ink is taken fainter.
 #[test]
 fn a_photo_with_faint_thin_lines_is_read() {
-    let style =
-        Style { cell: 36, thin: 2, line: [230, 230, 230], thick_line: [40, 40, 40], ..LIGHT };
-    let p = without_repeats(puzzle(9, 3, 3, 21, false, false));
-    let mut board = Canvas::new(400, 400, [255, 255, 255]);
-    let size = draw(&mut board, 0, 0, &p, &style, &font(0));
-    let corners = [(230.0, 120.0), (600.0, 190.0), (560.0, 560.0), (170.0, 500.0)];
-    let h = super::rectify::homography_for_tests(corners).expect("a perspective");
-    let photo = photograph(&board, size, (760, 680), 3, |x, y| to_square(&h, x, y));
+    let (p, photo) = thin_lined_photo(230);
     assert_eq!(
         super::rectify::grids_at_usual_offset_for_tests(photo.view()),
         0,
@@ -463,14 +469,8 @@ fn a_photo_with_faint_thin_lines_is_read() {
 /// beside them its lines are along the board.
 #[test]
 fn a_photo_with_barely_visible_thin_lines_is_read() {
-    let style =
-        Style { cell: 36, thin: 2, line: [234, 234, 234], thick_line: [40, 40, 40], ..LIGHT };
-    let p = without_repeats(puzzle(9, 3, 3, 21, false, false));
-    let mut board = Canvas::new(400, 400, [255, 255, 255]);
-    let size = draw(&mut board, 0, 0, &p, &style, &font(0));
-    let corners = [(230.0, 120.0), (600.0, 190.0), (560.0, 560.0), (170.0, 500.0)];
-    let h = super::rectify::homography_for_tests(corners).expect("a perspective");
-    let photo = blur(&photograph(&board, size, (760, 680), 3, |x, y| to_square(&h, x, y)), 1);
+    let (p, photo) = thin_lined_photo(234);
+    let photo = blur(&photo, 1);
     assert!(read(photo.view()).is_err(), "no straight grid to find without the warp");
     assert_eq!(
         super::rectify::grids_by_threshold_for_tests(photo.view()),
