@@ -15,7 +15,7 @@
 //! and sometimes JPEG. The cell goes through the board reader's own cell code
 //! (`digits::cell_features`), so the network learns from what it will be shown. Each member
 //! draws its own samples from its own seed ([`SEEDS`]): the same fonts give the same weights,
-//! bit for bit. One thread a member: about 50 seconds each, all five in under three minutes
+//! bit for bit. One thread a member: about 40 s of CPU each, all five in under three minutes
 //! on two cores.
 //!
 //! The FreeFont families and URW Gothic are held out: the reader's tests read glyphs drawn in
