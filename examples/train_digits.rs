@@ -526,11 +526,7 @@ fn backward(net: &Net, grads: &mut [Layer], x: &[f32], class: usize) -> f32 {
 fn score(nets: &Committee, data: &[(usize, Vec<f32>)], bar: f32) -> (usize, usize, f32) {
     let (mut right, mut sure_wrong, mut worst) = (0, 0, 0f32);
     for (class, x) in data {
-        let mut p = [0f32; CLASSES];
-        for net in &nets.members {
-            let q = net.activations(x).pop().unwrap_or_default();
-            p.iter_mut().zip(&q).for_each(|(a, b)| *a += b / nets.members.len() as f32);
-        }
+        let p = nets.probabilities_of(x);
         let best = (0..p.len()).max_by(|&a, &b| p[a].total_cmp(&p[b])).unwrap_or(0);
         if best == *class {
             right += 1;

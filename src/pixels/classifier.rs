@@ -187,10 +187,15 @@ impl Committee {
 
     /// The mean of the members' class probabilities for a glyph.
     pub fn probabilities(&self, features: &Features) -> Vec<f32> {
-        let input = Net::input(features);
+        self.probabilities_of(&Net::input(features))
+    }
+
+    /// The mean of the members' class probabilities for a network input (see
+    /// [`Net::input`]).
+    pub fn probabilities_of(&self, input: &[f32]) -> Vec<f32> {
         let mut mean = vec![0f32; CLASSES];
         for net in &self.members {
-            let p = net.activations(&input).pop().unwrap_or_default();
+            let p = net.activations(input).pop().unwrap_or_default();
             mean.iter_mut().zip(&p).for_each(|(m, q)| *m += q);
         }
         let n = self.members.len().max(1) as f32;
