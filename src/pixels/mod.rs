@@ -694,25 +694,17 @@ pub fn read_picture_after(
     // Of the grids found in the straightened pictures (the quadrilateral by its corners, then
     // by its sides), the read with the fewest uncertain cells, if fewer than as it is.
     let mut best: Option<(BoardRead, rectify::Picture)> = None;
-    // Failing all those, with no board found at all: the quadrilateral of strong ink only.
-    let last_resort = |found: bool| {
-        let strong = (!found).then(|| rectify::warped_strong(image));
-        strong.into_iter().flatten()
-    };
-    let mut squares = rectify::warped(image).fuse();
-    let mut found = direct.is_some();
-    let mut strong = None;
-    loop {
-        let next = match squares.next() {
-            Some(square) => Some(square),
-            None => strong.get_or_insert_with(|| last_resort(found)).next(),
-        };
-        let Some((straight, side, margin)) = next else { break };
+    // Failing all those, with no board found at all: the quadrilateral of strong ink only
+    // (asked for only once those are tried).
+    let found = std::cell::Cell::new(direct.is_some());
+    let last_resort =
+        std::iter::once_with(|| (!found.get()).then(|| rectify::warped_strong(image)));
+    for (straight, side, margin) in rectify::warped(image).chain(last_resort.flatten().flatten()) {
         let Some(view) = straight.view() else { continue };
         let mut better: Option<BoardRead> = None;
         for board in rectify::grid_in_square(&straight, side, margin) {
             let Ok(mut read) = read_board(view, board) else { continue };
-            found = true;
+            found.set(true);
             doubt_clashes(&mut read);
             let fewest = better.as_ref().or(best.as_ref().map(|b| &b.0)).or(direct.as_ref());
             if fewest.is_none_or(|b| read.uncertain().len() < b.uncertain().len()) {
